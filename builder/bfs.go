@@ -1,0 +1,433 @@
+package builder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+	"golang.org/x/sync/errgroup"
+)
+
+// Options tune a search. The zero value is usable.
+type Options struct {
+	// Workers is the number of goroutines expanding the frontier (0: GOMAXPROCS).
+	Workers int
+	// Batch is the number of slots handed to an expander per call (0: 1024).
+	Batch int
+	// Progress, if set, is called from a single goroutine about every ProgressEvery
+	// and once when the search ends.
+	Progress func(Progress)
+	// ProgressEvery is the reporting interval (0: 250ms).
+	ProgressEvery time.Duration
+	// Resume, if set, continues a search from a checkpoint instead of the goals.
+	Resume *Checkpoint
+	// AfterLevel, if set, is called by the coordinating goroutine after each completed
+	// level with the state of the search at that point (for checkpoints). An error stops
+	// the search.
+	AfterLevel func(*Checkpoint) error
+}
+
+// Progress is a snapshot of a running search.
+type Progress struct {
+	Level   int           // the level being expanded
+	Reached uint64        // states with a known remoteness so far
+	Expect  uint64        // expected number of reachable states (0: unknown)
+	Slots   uint64        // size of the slot space
+	Elapsed time.Duration // since the search started
+	Done    bool          // the search has ended
+}
+
+// Result is a finished search: a remoteness per slot plus summary counts.
+type Result struct {
+	Values      *Values
+	Counts      []uint64 // Counts[d] = states at remoteness d
+	Reached     uint64   // states that reach a goal (sum of Counts)
+	Unreachable uint64   // states that do not
+	Holes       uint64   // slots that are no state
+	Elapsed     time.Duration
+}
+
+// MaxRemoteness is the largest remoteness found (-1 for an empty search).
+func (r *Result) MaxRemoteness() int { return len(r.Counts) - 1 }
+
+// Expecter is implemented by spaces that know how many states are reachable, so that
+// progress can show an ETA.
+type Expecter interface{ ExpectedStates() uint64 }
+
+// frontier is the set of slots at the current level: a list of per-worker lists while it
+// is sparse, a bitset once a list would take more memory than the bitset (|F| > Slots/64).
+type frontier struct {
+	lists [][]uint64
+	words []uint64 // nil when the lists hold the frontier
+	count uint64
+}
+
+// bfsRun is the state shared by the workers of one search.
+type bfsRun struct {
+	sp      Space
+	opt     Options
+	n       uint64
+	visited []uint64
+	values  *Values
+	workers []*bfsWorker
+
+	level   atomic.Int64
+	reached atomic.Uint64
+}
+
+type bfsWorker struct {
+	expand func(dst, src []uint64) []uint64
+	batch  []uint64
+	nbrs   []uint64
+	next   []uint64
+	found  uint64
+}
+
+// BFS runs a level-synchronous parallel breadth-first search from the goals of sp over
+// its slots and returns every slot's remoteness. Workers split each level's frontier in
+// chunks, claim newly reached slots with an atomic OR on the visited bitset (so every
+// slot is recorded exactly once) and write its remoteness to its own bytes of Values.
+func BFS(ctx context.Context, sp Space, opt Options) (*Result, error) {
+	start := time.Now()
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opt.Batch <= 0 {
+		opt.Batch = 1024
+	}
+	if opt.ProgressEvery <= 0 {
+		opt.ProgressEvery = 250 * time.Millisecond
+	}
+	n := sp.Slots()
+	width, err := WidthFor(sp.DepthBound())
+	if err != nil {
+		return nil, err
+	}
+	r := &bfsRun{sp: sp, opt: opt, n: n}
+	r.workers = make([]*bfsWorker, opt.Workers)
+	for i := range r.workers {
+		r.workers[i] = &bfsWorker{expand: sp.NewExpander()}
+	}
+
+	var cur frontier
+	var counts []uint64
+	if opt.Resume != nil {
+		if err := opt.Resume.validate(n, width); err != nil {
+			return nil, err
+		}
+		r.values = opt.Resume.Values
+		counts = append(counts, opt.Resume.Counts...)
+		cur, err = r.restore(ctx, opt.Resume)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		if r.values, err = NewValues(n, width); err != nil {
+			return nil, err
+		}
+		r.visited = bitset.MustNew(uint(n)).Words()
+		cur.lists = [][]uint64{nil}
+		for _, g := range sp.Goals() {
+			if g >= n {
+				return nil, fmt.Errorf("builder: goal slot %d out of range [0, %d)", g, n)
+			}
+			if r.claim(g) {
+				r.values.Set(g, 0)
+				cur.lists[0] = append(cur.lists[0], g)
+				cur.count++
+			}
+		}
+		counts = []uint64{cur.count}
+	}
+	for _, c := range counts {
+		r.reached.Add(c)
+	}
+	r.level.Store(int64(len(counts) - 1))
+
+	stopProgress := r.reportProgress(start)
+	defer stopProgress()
+
+	var spare []uint64 // a cleared bitset to reuse as the next dense frontier
+	for cur.count > 0 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		d := uint64(len(counts) - 1)
+		if d+1 > r.values.Max() {
+			return nil, fmt.Errorf("builder: remoteness %d exceeds the value width (bound %d was wrong)", d+1, sp.DepthBound())
+		}
+		r.level.Store(int64(d))
+		next, err := r.expandLevel(ctx, &cur, d+1, spare)
+		if err != nil {
+			return nil, err
+		}
+		spare = nil
+		if cur.words != nil {
+			spare = cur.words // expandLevel cleared it while reading
+		}
+		cur = next
+		if cur.count > 0 {
+			counts = append(counts, cur.count)
+			if opt.AfterLevel != nil {
+				if err := opt.AfterLevel(&Checkpoint{Values: r.values, Counts: counts}); err != nil {
+					return nil, fmt.Errorf("builder: after level %d: %w", d+1, err)
+				}
+			}
+		}
+	}
+
+	res := &Result{Values: r.values, Counts: counts, Reached: r.reached.Load()}
+	if err := r.classifyUnreached(ctx, res); err != nil {
+		return nil, err
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// claim marks slot visited and reports whether this call was the one that did it.
+func (r *bfsRun) claim(slot uint64) bool {
+	w, bit := &r.visited[slot>>6], uint64(1)<<(slot&63)
+	if atomic.LoadUint64(w)&bit != 0 {
+		return false // cheap read first: most neighbours are already known
+	}
+	return atomic.OrUint64(w, bit)&bit == 0
+}
+
+// expandLevel expands every slot of cur (at remoteness d-1) and returns the frontier of
+// the slots first reached at remoteness d.
+func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare []uint64) (frontier, error) {
+	// nextDense is published once, by the first worker whose list outgrows the threshold;
+	// from then on every worker ORs its new slots into that bitset instead of a list.
+	var nextDense atomic.Pointer[[]uint64]
+	var once sync.Once
+	makeDense := func() {
+		once.Do(func() {
+			w := spare
+			if w == nil {
+				w = make([]uint64, len(r.visited))
+			}
+			nextDense.Store(&w)
+		})
+	}
+	threshold := r.n / 64 / uint64(len(r.workers))
+
+	// Units of work: ranges of a list, or ranges of bitset words.
+	type unit struct{ list, lo, hi int }
+	var units []unit
+	const wordsPerUnit = 64
+	if cur.words != nil {
+		for lo := 0; lo < len(cur.words); lo += wordsPerUnit {
+			units = append(units, unit{-1, lo, min(lo+wordsPerUnit, len(cur.words))})
+		}
+	} else {
+		for li, l := range cur.lists {
+			for lo := 0; lo < len(l); lo += r.opt.Batch {
+				units = append(units, unit{li, lo, min(lo+r.opt.Batch, len(l))})
+			}
+		}
+	}
+
+	var nextUnit atomic.Int64
+	work := func(wk *bfsWorker) error {
+		wk.next = wk.next[:0]
+		wk.found = 0
+		for {
+			u := int(nextUnit.Add(1) - 1)
+			if u >= len(units) {
+				return nil
+			}
+			if u%64 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			un := units[u]
+			if un.list >= 0 {
+				r.expandBatch(wk, cur.lists[un.list][un.lo:un.hi], d, &nextDense, threshold, makeDense)
+				continue
+			}
+			for wi := un.lo; wi < un.hi; wi++ {
+				word := cur.words[wi]
+				if word == 0 {
+					continue
+				}
+				cur.words[wi] = 0 // leaves a cleared bitset for reuse
+				base := uint64(wi) << 6
+				for word != 0 {
+					wk.batch = append(wk.batch, base+uint64(bits.TrailingZeros64(word)))
+					word &= word - 1
+				}
+				if len(wk.batch) >= r.opt.Batch {
+					r.expandBatch(wk, wk.batch, d, &nextDense, threshold, makeDense)
+					wk.batch = wk.batch[:0]
+				}
+			}
+			if len(wk.batch) > 0 {
+				r.expandBatch(wk, wk.batch, d, &nextDense, threshold, makeDense)
+				wk.batch = wk.batch[:0]
+			}
+		}
+	}
+
+	if cur.count <= uint64(r.opt.Batch) || len(r.workers) == 1 {
+		// A small level is not worth waking goroutines for (3-peg Hanoi has 2^n levels).
+		if err := work(r.workers[0]); err != nil {
+			return frontier{}, err
+		}
+		for _, wk := range r.workers[1:] {
+			wk.next, wk.found = wk.next[:0], 0
+		}
+	} else {
+		g, gctx := errgroup.WithContext(ctx)
+		_ = gctx
+		for _, wk := range r.workers {
+			g.Go(func() error { return work(wk) })
+		}
+		if err := g.Wait(); err != nil {
+			return frontier{}, err
+		}
+	}
+
+	var next frontier
+	for _, wk := range r.workers {
+		next.count += wk.found
+	}
+	r.reached.Add(next.count)
+	if p := nextDense.Load(); p != nil {
+		nextWords := *p
+		for _, wk := range r.workers {
+			for _, s := range wk.next {
+				nextWords[s>>6] |= 1 << (s & 63)
+			}
+			wk.next = wk.next[:0]
+		}
+		next.words = nextWords
+		return next, nil
+	}
+	next.lists = make([][]uint64, len(r.workers))
+	for i, wk := range r.workers {
+		// Hand the list over and give the worker a fresh one: the frontier is read
+		// while the workers fill the next.
+		next.lists[i] = wk.next
+		wk.next = nil
+	}
+	return next, nil
+}
+
+// expandBatch expands src and records every newly reached neighbour at remoteness d.
+func (r *bfsRun) expandBatch(wk *bfsWorker, src []uint64, d uint64, nextDense *atomic.Pointer[[]uint64],
+	threshold uint64, makeDense func()) {
+	wk.nbrs = wk.expand(wk.nbrs[:0], src)
+	for _, s := range wk.nbrs {
+		if !r.claim(s) {
+			continue
+		}
+		r.values.Set(s, d)
+		wk.found++
+		wk.next = append(wk.next, s)
+	}
+	p := nextDense.Load()
+	if p == nil && uint64(len(wk.next)) > threshold {
+		makeDense()
+		p = nextDense.Load()
+	}
+	if p != nil && len(wk.next) > 0 {
+		// Other workers set bits in the same words, hence the atomic OR.
+		words := *p
+		for _, s := range wk.next {
+			atomic.OrUint64(&words[s>>6], 1<<(s&63))
+		}
+		wk.next = wk.next[:0]
+	}
+}
+
+// classifyUnreached tells holes from unreachable states among the slots the search did
+// not reach, marks them in Values, and counts both.
+func (r *bfsRun) classifyUnreached(ctx context.Context, res *Result) error {
+	hole, unset := r.values.Hole(), r.values.Unset()
+	var holes, unreachable atomic.Uint64
+	g, _ := errgroup.WithContext(ctx)
+	chunk := uint64(1 << 16)
+	var nextChunk atomic.Uint64
+	for range r.workers {
+		g.Go(func() error {
+			var h, u uint64
+			for {
+				lo := nextChunk.Add(chunk) - chunk
+				if lo >= r.n {
+					break
+				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				hi := min(lo+chunk, r.n)
+				for s := lo; s < hi; s++ {
+					if s&63 == 0 && s+64 <= hi && r.visited[s>>6] == ^uint64(0) {
+						s += 63
+						continue
+					}
+					if r.visited[s>>6]&(1<<(s&63)) != 0 {
+						continue
+					}
+					if r.sp.IsHole(s) {
+						r.values.Set(s, hole)
+						h++
+					} else {
+						r.values.Set(s, unset)
+						u++
+					}
+				}
+			}
+			holes.Add(h)
+			unreachable.Add(u)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	res.Holes, res.Unreachable = holes.Load(), unreachable.Load()
+	if res.Reached+res.Holes+res.Unreachable != r.n {
+		return errors.New("builder: internal error: slot classification does not add up")
+	}
+	return nil
+}
+
+// reportProgress starts the progress ticker; the returned func stops it and sends the
+// final report.
+func (r *bfsRun) reportProgress(start time.Time) func() {
+	if r.opt.Progress == nil {
+		return func() {}
+	}
+	var expect uint64
+	if e, ok := r.sp.(Expecter); ok {
+		expect = e.ExpectedStates()
+	}
+	snap := func(done bool) Progress {
+		return Progress{Level: int(r.level.Load()), Reached: r.reached.Load(), Expect: expect,
+			Slots: r.n, Elapsed: time.Since(start), Done: done}
+	}
+	stop := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(r.opt.ProgressEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				r.opt.Progress(snap(true))
+				return
+			case <-t.C:
+				r.opt.Progress(snap(false))
+			}
+		}
+	}()
+	return func() { close(stop); <-finished }
+}

@@ -1,0 +1,254 @@
+package builder
+
+import (
+	"context"
+	"errors"
+	"math/bits"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// cube is the d-dimensional hypercube with some slots knocked out as holes: its levels
+// grow wide enough to switch the frontier to a bitset, and the holes leave some states
+// cut off (unreachable), so every path of the engine is exercised.
+type cube struct {
+	dim  int
+	hole func(uint64) bool
+}
+
+func (c cube) Slots() uint64      { return 1 << c.dim }
+func (c cube) Goals() []uint64    { return []uint64{0} }
+func (c cube) DepthBound() uint64 { return uint64(c.dim) }
+func (c cube) IsHole(s uint64) bool {
+	return c.hole != nil && c.hole(s)
+}
+func (c cube) NewExpander() func(dst, src []uint64) []uint64 {
+	return func(dst, src []uint64) []uint64 {
+		for _, s := range src {
+			if c.IsHole(s) {
+				continue
+			}
+			for b := 0; b < c.dim; b++ {
+				if t := s ^ 1<<b; !c.IsHole(t) {
+					dst = append(dst, t)
+				}
+			}
+		}
+		return dst
+	}
+}
+
+// oracle is a plain sequential queue BFS.
+func oracle(sp Space) []int {
+	dist := make([]int, sp.Slots())
+	for i := range dist {
+		dist[i] = -1
+	}
+	exp := sp.NewExpander()
+	queue := slices.Clone(sp.Goals())
+	for _, g := range queue {
+		dist[g] = 0
+	}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		for _, t := range exp(nil, []uint64{s}) {
+			if dist[t] < 0 {
+				dist[t] = dist[s] + 1
+				queue = append(queue, t)
+			}
+		}
+	}
+	return dist
+}
+
+func checkAgainstOracle(t *testing.T, sp Space, res *Result) {
+	t.Helper()
+	want := oracle(sp)
+	var reached, holes, unreachable uint64
+	for s, d := range want {
+		got := res.Values.Get(uint64(s))
+		switch {
+		case d >= 0:
+			reached++
+			if got != uint64(d) {
+				t.Fatalf("slot %d: remoteness %d, want %d", s, got, d)
+			}
+		case sp.IsHole(uint64(s)):
+			holes++
+			if got != res.Values.Hole() {
+				t.Fatalf("slot %d: value %d, want the hole marker", s, got)
+			}
+		default:
+			unreachable++
+			if got != res.Values.Unset() {
+				t.Fatalf("slot %d: value %d, want the unreachable marker", s, got)
+			}
+		}
+	}
+	if res.Reached != reached || res.Holes != holes || res.Unreachable != unreachable {
+		t.Fatalf("counts: reached %d holes %d unreachable %d, want %d %d %d",
+			res.Reached, res.Holes, res.Unreachable, reached, holes, unreachable)
+	}
+	var sum uint64
+	for _, c := range res.Counts {
+		sum += c
+	}
+	if sum != reached {
+		t.Fatalf("level counts add up to %d, want %d", sum, reached)
+	}
+}
+
+func TestBFSMatchesOracle(t *testing.T) {
+	t.Parallel()
+	spaces := map[string]cube{
+		"cube12":       {dim: 12},
+		"cube16-holes": {dim: 16, hole: func(s uint64) bool { return s%7 == 3 || bits.OnesCount64(s) == 9 }},
+	}
+	for name, sp := range spaces {
+		for _, workers := range []int{1, 2, 4} {
+			for _, batch := range []int{1, 7, 1024} {
+				res, err := BFS(context.Background(), sp, Options{Workers: workers, Batch: batch})
+				if err != nil {
+					t.Fatalf("%s workers=%d batch=%d: %v", name, workers, batch, err)
+				}
+				checkAgainstOracle(t, sp, res)
+			}
+		}
+	}
+}
+
+func TestBFSHypercubeCountsAreBinomial(t *testing.T) {
+	t.Parallel()
+	res, err := BFS(context.Background(), cube{dim: 20}, Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	binom := uint64(1)
+	for k, c := range res.Counts {
+		if c != binom {
+			t.Fatalf("level %d: %d states, want C(20,%d) = %d", k, c, k, binom)
+		}
+		binom = binom * uint64(20-k) / uint64(k+1)
+	}
+	if res.MaxRemoteness() != 20 {
+		t.Fatalf("max remoteness %d, want 20", res.MaxRemoteness())
+	}
+}
+
+func TestBFSRejectsWrongDepthBound(t *testing.T) {
+	t.Parallel()
+	sp := lyingBound{cube{dim: 10}}
+	if _, err := BFS(context.Background(), sp, Options{}); err == nil {
+		t.Fatal("a bound below the true depth must be an error")
+	}
+}
+
+// lyingBound claims more than a byte can hold would never be needed, yet the chain is long.
+type lyingBound struct{ cube }
+
+func (lyingBound) Slots() uint64      { return 600 }
+func (lyingBound) DepthBound() uint64 { return 10 }
+func (lyingBound) NewExpander() func(dst, src []uint64) []uint64 {
+	return func(dst, src []uint64) []uint64 {
+		for _, s := range src {
+			if s+1 < 600 {
+				dst = append(dst, s+1)
+			}
+		}
+		return dst
+	}
+}
+
+func TestBFSResumeFromCheckpoint(t *testing.T) {
+	t.Parallel()
+	sp := cube{dim: 16, hole: func(s uint64) bool { return s%11 == 5 }}
+	path := filepath.Join(t.TempDir(), "cube.ckpt")
+	const key = "cube16 test"
+	errStop := errors.New("simulated interruption")
+	_, err := BFS(context.Background(), sp, Options{Workers: 2, AfterLevel: func(c *Checkpoint) error {
+		if err := WriteCheckpoint(path, key, c); err != nil {
+			return err
+		}
+		if len(c.Counts) == 6 {
+			return errStop
+		}
+		return nil
+	}})
+	if !errors.Is(err, errStop) {
+		t.Fatalf("want the simulated interruption, got %v", err)
+	}
+	if _, err := ReadCheckpoint(path, "another build"); !errors.Is(err, ErrCheckpoint) {
+		t.Fatalf("a checkpoint of another build must be refused, got %v", err)
+	}
+	cp, err := ReadCheckpoint(path, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cp.Counts) != 6 {
+		t.Fatalf("checkpoint has %d levels, want 6", len(cp.Counts))
+	}
+	res, err := BFS(context.Background(), sp, Options{Workers: 2, Resume: cp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAgainstOracle(t, sp, res)
+}
+
+func TestCheckpointRejectsDamage(t *testing.T) {
+	t.Parallel()
+	v, _ := NewValues(100, 1)
+	for i := uint64(0); i < 10; i++ {
+		v.Set(i, 0)
+	}
+	path := filepath.Join(t.TempDir(), "x.ckpt")
+	if err := WriteCheckpoint(path, "k", &Checkpoint{Values: v, Counts: []uint64{10}}); err != nil {
+		t.Fatal(err)
+	}
+	raw := mustRead(t, path)
+	for i := 0; i < len(raw); i += 7 {
+		damaged := slices.Clone(raw)
+		damaged[i] ^= 0x10
+		mustWrite(t, path, damaged)
+		if _, err := ReadCheckpoint(path, "k"); !errors.Is(err, ErrCheckpoint) {
+			t.Fatalf("bit flip at byte %d: got %v, want ErrCheckpoint", i, err)
+		}
+	}
+	for _, n := range []int{0, 5, 12, len(raw) - 1} {
+		mustWrite(t, path, raw[:n])
+		if _, err := ReadCheckpoint(path, "k"); !errors.Is(err, ErrCheckpoint) {
+			t.Fatalf("truncated to %d bytes: got %v, want ErrCheckpoint", n, err)
+		}
+	}
+}
+
+func TestValuesWidths(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		bound uint64
+		width int
+	}{{0, 1}, {253, 1}, {254, 2}, {65533, 2}, {65534, 3}, {1<<20 - 1, 3}, {1<<32 - 3, 4}} {
+		w, err := WidthFor(tc.bound)
+		if err != nil || w != tc.width {
+			t.Fatalf("WidthFor(%d) = %d, %v; want %d", tc.bound, w, err, tc.width)
+		}
+		v, err := NewValues(130, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := uint64(0); i < 130; i++ {
+			if v.Get(i) != v.Unset() {
+				t.Fatalf("width %d: slot %d starts at %d, want Unset", w, i, v.Get(i))
+			}
+		}
+		v.Set(129, tc.bound)
+		v.Set(0, v.Hole())
+		if v.Get(129) != tc.bound || v.Get(0) != v.Hole() || v.Get(128) != v.Unset() {
+			t.Fatalf("width %d: set/get mismatch", w)
+		}
+	}
+	if _, err := WidthFor(1 << 33); err == nil {
+		t.Fatal("a bound beyond 32 bits must be refused")
+	}
+}

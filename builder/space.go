@@ -1,0 +1,28 @@
+// Package builder holds the engines that fill a table: the parallel breadth-first search
+// over a slot space (puzzles), and later 0-1 BFS for pattern databases and retrograde
+// analysis for games. It knows a state space only through the small interfaces here, never
+// a concrete game, so a game package satisfies them structurally without importing builder.
+package builder
+
+// Space is a state space as the BFS builder sees it: Slots() slots, some of them holes
+// (slots that are no state), connected by reversible moves.
+//
+// The builder never asks for one state at a time on the hot path: each worker owns an
+// expander and hands it a batch of slots per call.
+type Space interface {
+	// Slots is the number of slots, i.e. the size of the index scheme's range.
+	Slots() uint64
+	// Goals are the slots of the goal states (remoteness 0).
+	Goals() []uint64
+	// DepthBound is an upper bound on the remoteness of any state; it sizes the value
+	// array (a bound below 255 fits one byte per slot).
+	DepthBound() uint64
+	// NewExpander returns a function for one worker goroutine (it may own scratch
+	// buffers and is never called concurrently). It appends to dst the slots adjacent to
+	// every slot in src, in any order and possibly with repeats, and returns dst. Holes in
+	// src have no neighbours.
+	NewExpander() func(dst, src []uint64) []uint64
+	// IsHole reports whether slot is no state. Called once per slot the search did not
+	// reach, to tell holes from unreachable states.
+	IsHole(slot uint64) bool
+}

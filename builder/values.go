@@ -1,0 +1,107 @@
+package builder
+
+import (
+	"fmt"
+	"math"
+)
+
+// Values holds one unsigned value per slot in Width() bytes, little-endian. Each slot owns
+// its own bytes, so workers may set different slots concurrently without atomics; the
+// byte-aligned widths (1–4 bytes) are what makes that safe. The two largest values are
+// reserved: Hole marks slots that are no state, Unset marks states the search has not
+// reached (after a finished search: unreachable states).
+type Values struct {
+	data  []byte
+	width int
+	n     uint64
+}
+
+// WidthFor returns the number of bytes per slot needed to store remoteness values up to
+// bound plus the two reserved markers.
+func WidthFor(bound uint64) (int, error) {
+	for w := 1; w <= 4; w++ {
+		if bound <= maxValue(w) {
+			return w, nil
+		}
+	}
+	return 0, fmt.Errorf("builder: remoteness bound %d does not fit 32-bit values", bound)
+}
+
+// maxValue is the largest storable value at width w: two codes are reserved.
+func maxValue(w int) uint64 { return (uint64(1) << (8 * w)) - 3 }
+
+// NewValues returns n slots of width bytes, all Unset.
+func NewValues(n uint64, width int) (*Values, error) {
+	if width < 1 || width > 4 {
+		return nil, fmt.Errorf("builder: value width %d bytes (want 1..4)", width)
+	}
+	if n > math.MaxInt/uint64(width) {
+		return nil, fmt.Errorf("builder: %d slots of %d bytes do not fit in memory", n, width)
+	}
+	v := &Values{data: make([]byte, n*uint64(width)), width: width, n: n}
+	v.Fill(v.Unset())
+	return v, nil
+}
+
+// Fill sets every slot to x, by doubling copies of one encoded slot.
+func (v *Values) Fill(x uint64) {
+	if len(v.data) == 0 {
+		return
+	}
+	v.Set(0, x)
+	for done := v.width; done < len(v.data); done *= 2 {
+		copy(v.data[done:], v.data[:done])
+	}
+}
+
+// Len is the number of slots.
+func (v *Values) Len() uint64 { return v.n }
+
+// Width is the number of bytes per slot.
+func (v *Values) Width() int { return v.width }
+
+// Max is the largest remoteness the array can hold.
+func (v *Values) Max() uint64 { return maxValue(v.width) }
+
+// Unset is the marker of a slot the search has not reached.
+func (v *Values) Unset() uint64 { return maxValue(v.width) + 1 }
+
+// Hole is the marker of a slot that is no state.
+func (v *Values) Hole() uint64 { return maxValue(v.width) + 2 }
+
+// Get returns the value of slot i.
+func (v *Values) Get(i uint64) uint64 {
+	switch v.width {
+	case 1:
+		return uint64(v.data[i])
+	case 2:
+		b := v.data[2*i : 2*i+2]
+		return uint64(b[0]) | uint64(b[1])<<8
+	case 3:
+		b := v.data[3*i : 3*i+3]
+		return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16
+	default:
+		b := v.data[4*i : 4*i+4]
+		return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24
+	}
+}
+
+// Set stores x at slot i.
+func (v *Values) Set(i, x uint64) {
+	switch v.width {
+	case 1:
+		v.data[i] = byte(x)
+	case 2:
+		b := v.data[2*i : 2*i+2]
+		b[0], b[1] = byte(x), byte(x>>8)
+	case 3:
+		b := v.data[3*i : 3*i+3]
+		b[0], b[1], b[2] = byte(x), byte(x>>8), byte(x>>16)
+	default:
+		b := v.data[4*i : 4*i+4]
+		b[0], b[1], b[2], b[3] = byte(x), byte(x>>8), byte(x>>16), byte(x>>24)
+	}
+}
+
+// Bytes exposes the backing array (for checkpoints).
+func (v *Values) Bytes() []byte { return v.data }

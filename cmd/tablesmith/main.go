@@ -1,0 +1,134 @@
+// Command tablesmith builds distance tables for puzzles and games, answers queries on
+// them, and benchmarks the index schemes. Run `tablesmith help` for the commands.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit codes: 0 success, 1 a failed check or a bad answer, 2 bad usage.
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+// errUsage marks errors in how a command was called.
+var errUsage = errors.New("usage")
+
+type command struct {
+	name, args, summary string
+	run                 func(env *env, args []string) error
+}
+
+// env is what a command may touch, so tests can run commands in-process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	stderrIsTerm   bool
+}
+
+func commands() []command {
+	return []command{
+		{"build", "eight|slide|hanoi [flags] -o FILE", "build a table by breadth-first search", runBuild},
+		{"query", "[--json] [--path] FILE [STATE ...]", "look up states (from stdin when none are given)", runQuery},
+		{"info", "[--json] FILE", "show a table's metadata and counts", runInfo},
+		{"verify", "[--json] FILE", "check every checksum and the counts against the values", runVerify},
+		{"bench", "[--quick] [--workers N]", "compare the index schemes of the 8-puzzle side by side", runBench},
+	}
+}
+
+func main() {
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, stderrIsTerm: isTerminal(os.Stderr)}
+	os.Exit(run(e, os.Args[1:]))
+}
+
+func run(e *env, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(e.stderr)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(e, args[1:])
+		switch {
+		case err == nil:
+			return exitOK
+		case errors.Is(err, flag.ErrHelp):
+			return exitOK
+		case errors.Is(err, errUsage):
+			fmt.Fprintf(e.stderr, "tablesmith %s: %v\n", c.name, err)
+			fmt.Fprintf(e.stderr, "usage: tablesmith %s %s (-h for flags)\n", c.name, c.args)
+			return exitUsage
+		case errors.Is(err, errSilentFail):
+			return exitFail
+		default:
+			fmt.Fprintf(e.stderr, "tablesmith %s: %v\n", c.name, err)
+			return exitFail
+		}
+	}
+	fmt.Fprintf(e.stderr, "tablesmith: unknown command %q\n", args[0])
+	usage(e.stderr)
+	return exitUsage
+}
+
+// errSilentFail is returned by commands that already reported their failures (for
+// example, query lines with errors) and only need the exit status.
+var errSilentFail = errors.New("failed")
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "tablesmith — builds pattern databases and endgame tables, and answers queries on them.")
+	fmt.Fprintln(w, "\nusage: tablesmith <command> [flags] [args]")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-7s %-40s %s\n", c.name, c.args, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'tablesmith <command> -h' for a command's flags.")
+}
+
+// newFlags makes a command's flag set; errors are returned, not printed and exited.
+func newFlags(e *env, name, args string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: tablesmith %s %s\n", name, args)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseInterspersed parses flags that may come before, between or after the positional
+// arguments (`tablesmith query data/x.tsm --json`), and returns the positionals.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if rest[0] == "--" {
+			return append(pos, rest[1:]...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// runCmd runs the CLI in-process and returns its exit code and outputs.
+func runCmd(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb}
+	code := run(e, args)
+	return code, out.String(), errb.String()
+}
+
+var (
+	eightOnce sync.Once
+	eightDir  string
+)
+
+// eightTable builds the 8-puzzle table once for the tests of this package.
+func eightTable(t *testing.T) string {
+	t.Helper()
+	eightOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "tablesmith-cmd-test-*")
+		if err != nil {
+			t.Fatal(err)
+		}
+		eightDir = dir
+		if code, _, stderr := runCmd(t, "", "build", "eight", "--workers", "2", "-o", filepath.Join(dir, "eight.tsm")); code != 0 {
+			t.Fatalf("build eight: exit %d: %s", code, stderr)
+		}
+	})
+	return filepath.Join(eightDir, "eight.tsm")
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if eightDir != "" {
+		os.RemoveAll(eightDir)
+	}
+	os.Exit(code)
+}
+
+func TestQueryJSON(t *testing.T) {
+	path := eightTable(t)
+	code, out, _ := runCmd(t, "", "query", "--json", "--path", path,
+		"123456780", "123456708", "213456780", "12345678", "1234567800", "12345678x", "113456780")
+	if code != exitFail {
+		t.Fatalf("exit %d, want 1 because some lines are malformed", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 7 {
+		t.Fatalf("got %d lines, want 7:\n%s", len(lines), out)
+	}
+	var got []map[string]any
+	for _, l := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("line %q is not JSON: %v", l, err)
+		}
+		got = append(got, m)
+	}
+	if got[0]["remoteness"] != 0.0 || got[0]["state"] != "123456780" {
+		t.Fatalf("goal: %v", got[0])
+	}
+	if got[1]["remoteness"] != 1.0 {
+		t.Fatalf("one move from the goal: %v", got[1])
+	}
+	path1, _ := got[1]["path"].([]any)
+	if len(path1) != 2 || path1[0] != "123456708" || path1[1] != "123456780" {
+		t.Fatalf("path: %v", got[1]["path"])
+	}
+	if got[2]["reachable"] != false || got[2]["remoteness"] != nil {
+		t.Fatalf("odd permutation: %v", got[2])
+	}
+	for _, m := range got[3:] {
+		if m["error"] == nil || m["error"] == "" {
+			t.Fatalf("malformed state answered without error: %v", m)
+		}
+	}
+}
+
+func TestQueryStdinText(t *testing.T) {
+	path := eightTable(t)
+	code, out, _ := runCmd(t, "867254301\n\n123456780\n", "query", path)
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	want := "867254301: remoteness 31\n123456780: remoteness 0\n"
+	if out != want {
+		t.Fatalf("got %q, want %q", out, want)
+	}
+}
+
+func TestInfoJSONKeys(t *testing.T) {
+	path := eightTable(t)
+	code, out, _ := runCmd(t, "", "info", "--json", path)
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"game", "params", "index", "slots", "states", "unreachable", "holes",
+		"max_remoteness", "counts", "bytes", "bits_per_state"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("info --json lacks %q", k)
+		}
+	}
+	if m["states"] != 181440.0 || m["unreachable"] != 181440.0 || m["max_remoteness"] != 31.0 || m["slots"] != 362880.0 {
+		t.Fatalf("info: %v", m)
+	}
+}
+
+func TestVerifyDetectsCorruption(t *testing.T) {
+	path := eightTable(t)
+	if code, out, _ := runCmd(t, "", "verify", path); code != exitOK || !strings.Contains(out, "OK") {
+		t.Fatalf("intact table: exit %d, %s", code, out)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.tsm")
+	raw[len(raw)/3] ^= 0x04 // inside a block
+	if err := os.WriteFile(bad, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCmd(t, "", "verify", bad)
+	if code != exitFail || !strings.Contains(out, "CORRUPT") || !strings.Contains(out, "block") {
+		t.Fatalf("corrupt table: exit %d, %s", code, out)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{}, {"nonsense"}, {"build"}, {"build", "eight"}, {"build", "nine", "-o", "x"},
+		{"build", "eight", "--index", "nope", "-o", "x"}, {"query"}, {"info"}, {"info", "a", "b"},
+		{"build", "eight", "--bogus", "-o", "x"},
+	} {
+		if code, _, _ := runCmd(t, "", args...); code != exitUsage {
+			t.Errorf("%q: exit %d, want 2", args, code)
+		}
+	}
+	if code, _, stderr := runCmd(t, "", "info", filepath.Join(t.TempDir(), "missing.tsm")); code != exitFail || stderr == "" {
+		t.Errorf("missing file: exit %d, stderr %q", code, stderr)
+	}
+}

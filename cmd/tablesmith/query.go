@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"tablesmith/tables"
+)
+
+const queryArgs = "[--json] [--path] FILE [STATE ...]"
+
+// queryLine is one answer of `query --json`; fields absent from an answer are omitted.
+type queryLine struct {
+	State      string   `json:"state"`
+	Remoteness *int     `json:"remoteness,omitempty"`
+	Reachable  *bool    `json:"reachable,omitempty"`
+	Path       []string `json:"path,omitempty"`
+	Error      string   `json:"error,omitempty"`
+}
+
+func runQuery(e *env, args []string) error {
+	fs := newFlags(e, "query", queryArgs)
+	asJSON := fs.Bool("json", false, "print one JSON object per state")
+	withPath := fs.Bool("path", false, "also print a shortest path to the goal")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return fmt.Errorf("%w: missing table FILE", errUsage)
+	}
+	t, err := tables.Open(pos[0])
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+
+	out := bufio.NewWriter(e.stdout)
+	defer out.Flush()
+	failed := false
+	answer := func(state string) {
+		line := answerOne(t, state, *withPath)
+		if line.Error != "" {
+			failed = true
+		}
+		if *asJSON {
+			b, _ := json.Marshal(line)
+			out.Write(append(b, '\n'))
+			return
+		}
+		switch {
+		case line.Error != "":
+			fmt.Fprintf(out, "%s: error: %s\n", line.State, line.Error)
+		case line.Remoteness == nil:
+			fmt.Fprintf(out, "%s: unreachable (cannot reach the goal)\n", line.State)
+		default:
+			fmt.Fprintf(out, "%s: remoteness %d", line.State, *line.Remoteness)
+			if *withPath {
+				fmt.Fprintf(out, "; path %s", strings.Join(line.Path, " -> "))
+			}
+			fmt.Fprintln(out)
+		}
+	}
+	if len(pos) > 1 {
+		for _, s := range pos[1:] {
+			answer(s)
+		}
+	} else {
+		sc := bufio.NewScanner(e.stdin)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			if s := strings.TrimSpace(sc.Text()); s != "" {
+				answer(s)
+				if !*asJSON {
+					out.Flush() // interactive use: answer each line as it comes
+				}
+			}
+		}
+		if err := sc.Err(); err != nil {
+			out.Flush()
+			return fmt.Errorf("reading states from stdin: %w", err)
+		}
+	}
+	if failed {
+		return errSilentFail
+	}
+	return nil
+}
+
+// answerOne looks up one state; problems become the line's error, never a failure of the
+// whole query, so that the other states are still answered.
+func answerOne(t *tables.Table, state string, withPath bool) queryLine {
+	state = strings.TrimSpace(state)
+	a, err := t.Lookup(state)
+	if err != nil {
+		return queryLine{State: state, Error: err.Error()}
+	}
+	line := queryLine{State: a.State}
+	if !a.Reachable {
+		f := false
+		line.Reachable = &f
+		return line
+	}
+	d := a.Remoteness
+	line.Remoteness = &d
+	if withPath {
+		if line.Path, err = t.Path(a.State); err != nil {
+			return queryLine{State: a.State, Error: err.Error()}
+		}
+	}
+	return line
+}

@@ -1,0 +1,274 @@
+package slide
+
+import (
+	"fmt"
+
+	"tablesmith/index"
+)
+
+// Params name a sliding-tile table: the board, the goal layout and the index scheme.
+type Params struct {
+	Rows  int    `json:"rows"`
+	Cols  int    `json:"cols"`
+	Goal  string `json:"goal"`
+	Index string `json:"-"` // stored as the table's index, not among its parameters
+}
+
+// schemeKind selects the rank/unrank code path without an interface call per state.
+type schemeKind uint8
+
+const (
+	kindLex schemeKind = iota
+	kindLexHalf
+	kindMR
+	kindBranch
+)
+
+// maxSpaceCells bounds the boards a Space can rank: 20! is the largest factorial below 2^63.
+const maxSpaceCells = 20
+
+// Space is a sliding-tile puzzle under one index scheme: the slot space the builder
+// searches and the domain the lookup reads. The lex, lex-half and mr schemes rank the
+// position vector (pos[tile] = cell, blank = tile 0 first): then the two permutations
+// that a parity-halved rank pairs up differ by swapping the cells of the two highest
+// tiles, never the blank, so exactly one of them is solvable. branch767359 ranks the board
+// itself (board[cell] = tile), as the seed's hash of the 9-digit string did.
+type Space struct {
+	p         Params
+	geo       *Geometry
+	goal      Goal
+	goalBoard []uint8
+	goalBlank int
+	goalClass int // the solvability invariant of the goal, see class
+	kind      schemeKind
+	lex       *index.Lex
+	half      *index.LexHalf
+	mr        *index.MyrvoldRuskey
+	branch    *index.Branch767359
+	slots     uint64
+	n         int
+}
+
+// SchemeNames lists the index schemes a board of n cells supports.
+func SchemeNames(cells int) []string {
+	names := []string{"lex", "lex-half", "mr"}
+	if cells == 9 {
+		names = append(names, "branch767359")
+	}
+	return names
+}
+
+// NewSpace validates p and prepares the scheme's tables.
+func NewSpace(p Params) (*Space, error) {
+	geo, err := NewGeometry(p.Rows, p.Cols)
+	if err != nil {
+		return nil, err
+	}
+	if p.Goal == "" {
+		p.Goal = BlankLast.String()
+	}
+	goal, err := ParseGoal(p.Goal)
+	if err != nil {
+		return nil, err
+	}
+	n := geo.Cells()
+	if n > maxSpaceCells {
+		return nil, fmt.Errorf("slide: a %d×%d board has %d cells; index schemes rank at most %d", p.Rows, p.Cols, n, maxSpaceCells)
+	}
+	s := &Space{p: p, geo: geo, goal: goal, goalBoard: geo.GoalBoard(goal), n: n}
+	s.goalBlank = Blank(s.goalBoard)
+	s.goalClass = s.class(s.goalBoard)
+	switch p.Index {
+	case "lex":
+		s.kind, s.lex, s.slots = kindLex, index.NewLex(n), index.Factorial(n)
+	case "lex-half":
+		s.kind, s.half, s.slots = kindLexHalf, index.NewLexHalf(n), index.Factorial(n)/2
+	case "mr":
+		s.kind, s.mr, s.slots = kindMR, index.NewMyrvoldRuskey(n), index.Factorial(n)
+	case "branch767359":
+		if n != 9 {
+			return nil, fmt.Errorf("slide: the branch767359 scheme is for the 8-puzzle (9 cells), not %d cells", n)
+		}
+		s.kind, s.branch = kindBranch, index.NewBranch767359()
+		s.slots = s.branch.Size()
+	default:
+		return nil, fmt.Errorf("slide: unknown index scheme %q (want one of %v)", p.Index, SchemeNames(n))
+	}
+	return s, nil
+}
+
+// Params returns the parameters with defaults filled in.
+func (s *Space) Params() Params { return s.p }
+
+// Geometry returns the board geometry.
+func (s *Space) Geometry() *Geometry { return s.geo }
+
+// class is the invariant that decides solvability: every move is one transposition of
+// the board and moves the blank one cell, so permutation parity XOR the parity of the
+// blank's distance to its goal cell never changes.
+func (s *Space) class(board []uint8) int {
+	b := Blank(board)
+	dist := abs(b/s.geo.Cols-s.goalBlank/s.geo.Cols) + abs(b%s.geo.Cols-s.goalBlank%s.geo.Cols)
+	return index.Parity(board) ^ dist&1
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// Slots is the number of slots of the scheme.
+func (s *Space) Slots() uint64 { return s.slots }
+
+// ExpectedStates is the number of solvable states, n!/2.
+func (s *Space) ExpectedStates() uint64 { return index.Factorial(s.n) / 2 }
+
+// DepthBound bounds the remoteness: the 15-puzzle's diameter is 80, smaller boards less.
+func (s *Space) DepthBound() uint64 {
+	if s.n <= 16 {
+		return 253
+	}
+	return 65533
+}
+
+// Goals is the goal's slot.
+func (s *Space) Goals() []uint64 {
+	pos := make([]uint8, s.n)
+	return []uint64{s.rank(s.goalBoard, pos)}
+}
+
+// IsHole reports slots that are no board: only the branch hash has them.
+func (s *Space) IsHole(slot uint64) bool {
+	if s.kind != kindBranch {
+		return false
+	}
+	var p [9]uint8
+	return !s.branch.Unrank(slot, p[:])
+}
+
+// rank returns the slot of board; pos is scratch of length n.
+func (s *Space) rank(board, pos []uint8) uint64 {
+	switch s.kind {
+	case kindBranch:
+		return s.branch.Rank(board)
+	case kindLex:
+		positions(pos, board)
+		return s.lex.Rank(pos)
+	case kindLexHalf:
+		positions(pos, board)
+		return s.half.Rank(pos)
+	default:
+		positions(pos, board)
+		return s.mr.Rank(pos)
+	}
+}
+
+// unrank fills board with the state at slot; false for a hole. pos is scratch.
+func (s *Space) unrank(slot uint64, board, pos []uint8) bool {
+	switch s.kind {
+	case kindBranch:
+		return s.branch.Unrank(slot, board)
+	case kindLex:
+		s.lex.Unrank(slot, pos)
+	case kindLexHalf:
+		parity := s.half.UnrankPair(slot, pos)
+		// The pair differs in the cells of the two highest tiles; keep the solvable one.
+		blank := int(pos[0])
+		dist := abs(blank/s.geo.Cols-s.goalBlank/s.geo.Cols) + abs(blank%s.geo.Cols-s.goalBlank%s.geo.Cols)
+		if parity^dist&1 != s.goalClass {
+			pos[s.n-2], pos[s.n-1] = pos[s.n-1], pos[s.n-2]
+		}
+	default:
+		s.mr.Unrank(slot, pos)
+	}
+	for tile, cell := range pos {
+		board[cell] = uint8(tile)
+	}
+	return true
+}
+
+// positions writes pos[tile] = cell for board.
+func positions(pos, board []uint8) {
+	for cell, tile := range board {
+		pos[tile] = uint8(cell)
+	}
+}
+
+// NewExpander returns a worker's expander: unrank each slot, slide each tile next to the
+// blank into it, rank the result, slide it back.
+func (s *Space) NewExpander() func(dst, src []uint64) []uint64 {
+	board := make([]uint8, s.n)
+	pos := make([]uint8, s.n)
+	return func(dst, src []uint64) []uint64 {
+		for _, slot := range src {
+			if !s.unrank(slot, board, pos) {
+				continue
+			}
+			blank := Blank(board)
+			for _, from := range s.geo.Neighbors(blank) {
+				Slide(board, blank, int(from))
+				dst = append(dst, s.rank(board, pos))
+				Slide(board, int(from), blank)
+			}
+		}
+		return dst
+	}
+}
+
+// Slot parses a state and returns its slot; ok is false for an unsolvable state under
+// the parity-halved scheme, which has slots for the solvable class only.
+func (s *Space) Slot(state string) (uint64, bool, error) {
+	board, err := s.geo.Parse(state)
+	if err != nil {
+		return 0, false, err
+	}
+	if s.kind == kindLexHalf && s.class(board) != s.goalClass {
+		return 0, false, nil
+	}
+	return s.rank(board, make([]uint8, s.n)), true, nil
+}
+
+// Neighbors returns the states one move away, in the order of Geometry.Neighbors of the
+// blank (up, left, right, down).
+func (s *Space) Neighbors(state string) ([]string, error) {
+	board, err := s.geo.Parse(state)
+	if err != nil {
+		return nil, err
+	}
+	blank := Blank(board)
+	var out []string
+	for _, from := range s.geo.Neighbors(blank) {
+		Slide(board, blank, int(from))
+		out = append(out, s.geo.Format(board))
+		Slide(board, int(from), blank)
+	}
+	return out, nil
+}
+
+// Normalize returns state in canonical notation.
+func (s *Space) Normalize(state string) (string, error) {
+	board, err := s.geo.Parse(state)
+	if err != nil {
+		return "", err
+	}
+	return s.geo.Format(board), nil
+}
+
+// IsGoal reports whether state is the goal.
+func (s *Space) IsGoal(state string) (bool, error) {
+	board, err := s.geo.Parse(state)
+	if err != nil {
+		return false, err
+	}
+	for i := range board {
+		if board[i] != s.goalBoard[i] {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// Solvable reports whether board is in the goal's class (O(n) with popcount parity).
+func (s *Space) Solvable(board []uint8) bool { return s.class(board) == s.goalClass }
