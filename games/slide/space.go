@@ -150,26 +150,28 @@ func (s *Space) IsHole(slot uint64) bool {
 
 // rank returns the slot of board; pos is scratch of length n.
 func (s *Space) rank(board, pos []uint8) uint64 {
-	switch s.kind {
-	case kindBranch:
+	if s.kind == kindBranch {
 		return s.branch.Rank(board)
+	}
+	positions(pos, board)
+	return s.rankPos(pos)
+}
+
+// rankPos ranks a position vector (all schemes but the branch hash).
+func (s *Space) rankPos(pos []uint8) uint64 {
+	switch s.kind {
 	case kindLex:
-		positions(pos, board)
 		return s.lex.Rank(pos)
 	case kindLexHalf:
-		positions(pos, board)
 		return s.half.Rank(pos)
 	default:
-		positions(pos, board)
 		return s.mr.Rank(pos)
 	}
 }
 
-// unrank fills board with the state at slot; false for a hole. pos is scratch.
-func (s *Space) unrank(slot uint64, board, pos []uint8) bool {
+// unrankPos fills pos with the position vector at slot (all schemes but the branch hash).
+func (s *Space) unrankPos(slot uint64, pos []uint8) {
 	switch s.kind {
-	case kindBranch:
-		return s.branch.Unrank(slot, board)
 	case kindLex:
 		s.lex.Unrank(slot, pos)
 	case kindLexHalf:
@@ -183,10 +185,6 @@ func (s *Space) unrank(slot uint64, board, pos []uint8) bool {
 	default:
 		s.mr.Unrank(slot, pos)
 	}
-	for tile, cell := range pos {
-		board[cell] = uint8(tile)
-	}
-	return true
 }
 
 // positions writes pos[tile] = cell for board.
@@ -197,20 +195,39 @@ func positions(pos, board []uint8) {
 }
 
 // NewExpander returns a worker's expander: unrank each slot, slide each tile next to the
-// blank into it, rank the result, slide it back.
+// blank into it, rank the result. The position-vector schemes update the two entries a
+// move changes (the blank's and the tile's) instead of rebuilding the vector per move.
 func (s *Space) NewExpander() func(dst, src []uint64) []uint64 {
 	board := make([]uint8, s.n)
 	pos := make([]uint8, s.n)
+	if s.kind == kindBranch {
+		return func(dst, src []uint64) []uint64 {
+			for _, slot := range src {
+				if !s.branch.Unrank(slot, board) {
+					continue
+				}
+				blank := Blank(board)
+				for _, from := range s.geo.Neighbors(blank) {
+					Slide(board, blank, int(from))
+					dst = append(dst, s.branch.Rank(board))
+					Slide(board, int(from), blank)
+				}
+			}
+			return dst
+		}
+	}
 	return func(dst, src []uint64) []uint64 {
 		for _, slot := range src {
-			if !s.unrank(slot, board, pos) {
-				continue
+			s.unrankPos(slot, pos)
+			for tile, cell := range pos {
+				board[cell] = uint8(tile)
 			}
-			blank := Blank(board)
-			for _, from := range s.geo.Neighbors(blank) {
-				Slide(board, blank, int(from))
-				dst = append(dst, s.rank(board, pos))
-				Slide(board, int(from), blank)
+			blank := pos[0]
+			for _, from := range s.geo.Neighbors(int(blank)) {
+				tile := board[from]
+				pos[0], pos[tile] = from, blank
+				dst = append(dst, s.rankPos(pos))
+				pos[0], pos[tile] = blank, from
 			}
 		}
 		return dst

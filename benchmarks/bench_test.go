@@ -1,0 +1,111 @@
+package benchmarks
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"tablesmith/builder"
+	"tablesmith/format"
+	"tablesmith/games/slide"
+	"tablesmith/index"
+	"tablesmith/tables"
+)
+
+var eightCounts = []uint64{1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512,
+	4485, 5638, 9529, 10878, 16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2}
+
+func TestZobristBFSCounts(t *testing.T) {
+	t.Parallel()
+	geo, _ := slide.NewGeometry(3, 3)
+	for _, goal := range []slide.Goal{slide.BlankLast, slide.BlankFirst} {
+		got := ZobristBFS(geo, geo.GoalBoard(goal), index.NewZobrist(9, 9, index.DefaultZobristSeed))
+		if !slices.Equal(got, eightCounts) {
+			t.Fatalf("%v: %v", goal, got)
+		}
+	}
+}
+
+func TestEightSchemesQuick(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds five 8-puzzle tables")
+	}
+	rows, err := EightSchemes(context.Background(), EightOptions{Workers: 2, Rounds: 1, Repeats: 1, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 5 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	for _, r := range rows {
+		if !slices.Equal(r.Counts, eightCounts) || r.RankNs <= 0 || r.BFS <= 0 {
+			t.Fatalf("row %+v", r)
+		}
+	}
+}
+
+// BenchmarkEightBFS is the full breadth-first search over all 9! permutations under each
+// index scheme with 2 workers, and the Zobrist hash-set search beside it.
+func BenchmarkEightBFS(b *testing.B) {
+	for _, scheme := range slide.SchemeNames(9) {
+		sp, err := slide.NewSpace(slide.Params{Rows: 3, Cols: 3, Goal: "blank-last", Index: scheme})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(scheme, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := builder.BFS(context.Background(), sp, builder.Options{Workers: 2}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/181440, "ns/state")
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/build")
+		})
+	}
+	b.Run("zobrist", func(b *testing.B) {
+		geo, _ := slide.NewGeometry(3, 3)
+		z := index.NewZobrist(9, 9, index.DefaultZobristSeed)
+		goal := geo.GoalBoard(slide.BlankLast)
+		for b.Loop() {
+			ZobristBFS(geo, goal, z)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/181440, "ns/state")
+		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/build")
+	})
+}
+
+// BenchmarkLookup is a random remoteness lookup through the table file (cache warm).
+func BenchmarkLookup(b *testing.B) {
+	sp, _ := slide.NewSpace(slide.Params{Rows: 3, Cols: 3, Goal: "blank-last", Index: "lex"})
+	res, err := builder.BFS(context.Background(), sp, builder.Options{Workers: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "eight.tsm")
+	meta := format.Metadata{Game: tables.GameSlide, Index: "lex", Params: []byte(`{"rows":3,"cols":3,"goal":"blank-last"}`)}
+	if _, err := tables.WritePuzzle(context.Background(), path, res, meta, format.WriteOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	tab, err := tables.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tab.Close()
+	b.Run("slot", func(b *testing.B) {
+		var slot uint64
+		for b.Loop() {
+			slot = (slot + 7919) % 362880
+			if _, _, err := tab.SlotRemoteness(slot); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("state-string", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := tab.Lookup("867254301"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

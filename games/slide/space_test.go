@@ -1,0 +1,144 @@
+package slide_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"tablesmith/builder"
+	"tablesmith/games/slide"
+	"tablesmith/index"
+)
+
+// oracleCounts is an independent breadth-first search over board strings with a map: no
+// index scheme, no bitsets, no workers.
+func oracleCounts(geo *slide.Geometry, goal slide.Goal) []uint64 {
+	start := geo.GoalBoard(goal)
+	seen := map[string]bool{string(start): true}
+	cur := [][]uint8{start}
+	counts := []uint64{1}
+	for len(cur) > 0 {
+		var next [][]uint8
+		for _, b := range cur {
+			blank := slide.Blank(b)
+			for _, from := range geo.Neighbors(blank) {
+				n := slices.Clone(b)
+				slide.Slide(n, blank, int(from))
+				if !seen[string(n)] {
+					seen[string(n)] = true
+					next = append(next, n)
+				}
+			}
+		}
+		if len(next) > 0 {
+			counts = append(counts, uint64(len(next)))
+		}
+		cur = next
+	}
+	return counts
+}
+
+func TestBoardsAgainstOracle(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		rows, cols int
+		max        int
+		long       bool
+	}{
+		{2, 2, 6, false}, {2, 3, 21, false}, {3, 2, 21, false}, {2, 4, 36, false}, {3, 3, 31, false}, {2, 5, 55, true},
+	} {
+		if tc.long && testing.Short() {
+			continue
+		}
+		geo, err := slide.NewGeometry(tc.rows, tc.cols)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, goal := range []slide.Goal{slide.BlankLast, slide.BlankFirst} {
+			want := oracleCounts(geo, goal)
+			if len(want)-1 != tc.max {
+				t.Fatalf("%v %v: oracle max %d, want %d", geo, goal, len(want)-1, tc.max)
+			}
+			for _, scheme := range slide.SchemeNames(geo.Cells()) {
+				sp, err := slide.NewSpace(slide.Params{Rows: tc.rows, Cols: tc.cols, Goal: goal.String(), Index: scheme})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := builder.BFS(context.Background(), sp, builder.Options{Workers: 2})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(res.Counts, want) {
+					t.Fatalf("%v %v %s: counts %v, oracle %v", geo, goal, scheme, res.Counts, want)
+				}
+				if res.Reached != sp.ExpectedStates() {
+					t.Fatalf("%v %s: reached %d, want n!/2 = %d", geo, scheme, res.Reached, sp.ExpectedStates())
+				}
+			}
+		}
+	}
+}
+
+// TestSlotsAreABijection ranks every board of small boards under every scheme: slots are
+// distinct and in range, the parity-halved scheme maps exactly the solvable boards onto
+// [0, n!/2), and non-hole slots of the branch hash are exactly 9!.
+func TestSlotsAreABijection(t *testing.T) {
+	t.Parallel()
+	for _, dims := range [][2]int{{2, 2}, {2, 3}, {3, 3}} {
+		geo, _ := slide.NewGeometry(dims[0], dims[1])
+		n := geo.Cells()
+		lex := index.NewLex(n)
+		board := make([]uint8, n)
+		for _, scheme := range slide.SchemeNames(n) {
+			sp, err := slide.NewSpace(slide.Params{Rows: dims[0], Cols: dims[1], Index: scheme})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := make([]bool, sp.Slots())
+			for r := uint64(0); r < index.Factorial(n); r++ {
+				lex.Unrank(r, board)
+				slot, ok, err := sp.Slot(geo.Format(board))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if scheme == "lex-half" && ok != sp.Solvable(board) {
+					t.Fatalf("%v lex-half: has-slot %v for solvable=%v", geo, ok, sp.Solvable(board))
+				}
+				if !ok {
+					continue
+				}
+				if slot >= sp.Slots() || seen[slot] {
+					t.Fatalf("%v %s: slot %d out of range or taken twice", geo, scheme, slot)
+				}
+				seen[slot] = true
+			}
+			var used, holes uint64
+			for s, u := range seen {
+				if u {
+					used++
+				}
+				if sp.IsHole(uint64(s)) {
+					holes++
+					if u {
+						t.Fatalf("%v %s: slot %d is used but called a hole", geo, scheme, s)
+					}
+				}
+			}
+			if used+holes != sp.Slots() {
+				t.Fatalf("%v %s: %d used + %d holes != %d slots", geo, scheme, used, holes, sp.Slots())
+			}
+		}
+	}
+}
+
+func TestNewSpaceErrors(t *testing.T) {
+	t.Parallel()
+	for _, p := range []slide.Params{
+		{Rows: 3, Cols: 3, Index: "nope"}, {Rows: 2, Cols: 4, Index: "branch767359"},
+		{Rows: 1, Cols: 3, Index: "lex"}, {Rows: 5, Cols: 5, Index: "lex"}, {Rows: 3, Cols: 3, Goal: "sideways", Index: "lex"},
+	} {
+		if _, err := slide.NewSpace(p); err == nil {
+			t.Errorf("%+v: no error", p)
+		}
+	}
+}
