@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"tablesmith/builder"
@@ -39,7 +40,8 @@ func runBuild(e *env, args []string) error {
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers")
 	out := fs.String("o", "", "output table file (required)")
 	resume := fs.Bool("resume", false, "continue from the checkpoint OUT.ckpt of an interrupted build of the same table")
-	ckpt := fs.String("checkpoint", "auto", "checkpoint after each level: auto (for builds over 16M slots), always, never")
+	ckpt := fs.String("checkpoint", "auto", "checkpoint after completed levels to OUT.ckpt: auto (builds of 16M slots or more), always, never")
+	ckptEvery := fs.Duration("checkpoint-every", 30*time.Second, "write a checkpoint after a level only if this long has passed since the last one (0: after every level)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -86,9 +88,13 @@ func runBuild(e *env, args []string) error {
 		return fmt.Errorf("%w: --checkpoint must be auto, always or never", errUsage)
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return buildTable(ctx, e, spec, *out, *workers, *resume, checkpointing, *asJSON)
+	every := time.Duration(-1)
+	if checkpointing {
+		every = *ckptEvery
+	}
+	return buildTable(ctx, e, spec, *out, *workers, *resume, every, *asJSON)
 }
 
 func orDefault(s, def string) string {
@@ -119,8 +125,10 @@ func hanoiSpec(pegs, disks int, index string) (buildSpec, error) {
 }
 
 // buildTable runs the search (resuming or checkpointing as asked), writes the table and
-// prints a one-line summary.
-func buildTable(ctx context.Context, e *env, spec buildSpec, out string, workers int, resume, checkpointing, asJSON bool) error {
+// prints a one-line summary. ckptEvery < 0 disables checkpoints; otherwise a checkpoint is
+// written after a level once ckptEvery has passed since the last one.
+func buildTable(ctx context.Context, e *env, spec buildSpec, out string, workers int, resume bool, ckptEvery time.Duration, asJSON bool) error {
+	checkpointing := ckptEvery >= 0
 	params, err := json.Marshal(spec.params)
 	if err != nil {
 		return err
@@ -141,7 +149,14 @@ func buildTable(ctx context.Context, e *env, spec buildSpec, out string, workers
 		}
 	}
 	if checkpointing {
-		opt.AfterLevel = func(c *builder.Checkpoint) error { return builder.WriteCheckpoint(ckptPath, key, c) }
+		last := time.Now()
+		opt.AfterLevel = func(c *builder.Checkpoint) error {
+			if time.Since(last) < ckptEvery {
+				return nil
+			}
+			defer func() { last = time.Now() }()
+			return builder.WriteCheckpoint(ckptPath, key, c)
+		}
 	}
 	bar := newStatus(e, spec.space.Slots())
 	opt.Progress = bar.search
