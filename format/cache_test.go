@@ -1,0 +1,154 @@
+package format
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"testing"
+)
+
+// checkCache checks the cache's bookkeeping against its contents.
+func checkCache(t *testing.T, c *blockCache) {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var used int64
+	for _, e := range c.ring {
+		if c.table[e.block].Load() != e.b {
+			t.Fatalf("block %d in the ring but not in the table", e.block)
+		}
+		used += int64(cap(e.b.data)) + cacheOverhead
+	}
+	resident := 0
+	for i := range c.table {
+		if c.table[i].Load() != nil {
+			resident++
+		}
+	}
+	if resident != len(c.ring) || used != c.used || used > max(c.limit, 0) {
+		t.Fatalf("%d blocks in the table, %d in the ring; %d bytes used, %d counted, limit %d", resident, len(c.ring), used, c.used, c.limit)
+	}
+}
+
+func TestCacheClock(t *testing.T) {
+	t.Parallel()
+	const size = 100 - cacheOverhead + 100 // each block costs 200 bytes
+	c := newBlockCache(10, 3*200)
+	block := func() []byte { return make([]byte, size) }
+	for i := range 3 {
+		c.put(i, block())
+	}
+	checkCache(t, c)
+	c.get(0) // referenced: survives the next eviction
+	c.put(3, block())
+	checkCache(t, c)
+	if c.get(0) == nil || c.get(1) != nil || c.get(3) == nil {
+		t.Fatalf("after evicting once: 0 %v, 1 %v, 3 %v", c.get(0) != nil, c.get(1) != nil, c.get(3) != nil)
+	}
+	// A block cached twice keeps the first copy.
+	first := c.get(3)
+	if got := c.put(3, block()); &got[0] != &first[0] {
+		t.Fatal("put replaced a cached block")
+	}
+	// A block larger than the budget is returned uncached.
+	big := make([]byte, 1000)
+	if got := c.put(9, big); &got[0] != &big[0] || c.get(9) != nil {
+		t.Fatal("oversized block cached")
+	}
+	c.setLimit(200)
+	checkCache(t, c)
+	if len(c.ring) != 1 {
+		t.Fatalf("%d blocks after shrinking to one", len(c.ring))
+	}
+	c.setLimit(0)
+	checkCache(t, c)
+	if len(c.ring) != 0 || c.put(5, block()) == nil || c.get(5) != nil {
+		t.Fatal("cache of 0 bytes holds blocks")
+	}
+}
+
+// TestConcurrentReads: many goroutines read random slots and ranges through
+// a cache of a few blocks while the budget changes; every value must be right.
+func TestConcurrentReads(t *testing.T) {
+	t.Parallel()
+	const slots, bits, spb = 64*200 + 9, 6, 64
+	path, _ := writeTest(t, 12, slots, bits, spb)
+	want := make([]uint32, slots)
+	testSource(12, bits)(want, 0)
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	blockCost := int64(spb*bits/8 + blockPad + cacheOverhead)
+	r.SetCacheBytes(3 * blockCost)
+
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(g), 7))
+			dst := make([]uint32, 300)
+			for i := range 2000 {
+				if g < 2 && i%10 == 0 {
+					n := rng.IntN(len(dst) + 1)
+					start := rng.Uint64N(slots - uint64(n) + 1)
+					if err := r.Codes(dst[:n], start); err != nil {
+						t.Error(err)
+						return
+					}
+					if !slicesEqual(dst[:n], want[start:start+uint64(n)]) {
+						t.Errorf("Codes(%d, +%d) differ", start, n)
+						return
+					}
+					continue
+				}
+				slot := rng.Uint64N(slots)
+				if slot > 64 && i%2 == 0 {
+					slot = rng.Uint64N(64) // some hot slots
+				}
+				got, err := r.Code(slot)
+				if err != nil || got != want[slot] {
+					t.Errorf("Code(%d) = %d, %v; want %d", slot, got, err, want[slot])
+					return
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		for i := range 200 {
+			r.SetCacheBytes(int64(i%5) * blockCost)
+		}
+		r.SetCacheBytes(3 * blockCost)
+	})
+	wg.Go(func() {
+		if err := r.Verify(context.Background(), nil); err != nil {
+			t.Error(err)
+		}
+	})
+	wg.Wait()
+	checkCache(t, r.cache)
+}
+
+func TestClosedReader(t *testing.T) {
+	t.Parallel()
+	path, _ := writeTest(t, 13, 1000, 4, 64)
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Code(5); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	if _, err := r.Code(5); err == nil {
+		t.Fatal("Code after Close: no error")
+	}
+	if err := r.Verify(context.Background(), nil); err == nil {
+		t.Fatal("Verify after Close: no error")
+	}
+}

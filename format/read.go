@@ -1,0 +1,297 @@
+package format
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// Reader reads one table file. It is safe for concurrent use.
+type Reader struct {
+	ra     io.ReaderAt
+	closer io.Closer // the file Open opened, or nil
+	name   string    // for error messages: "path: " or ""
+	size   int64
+
+	meta   Metadata
+	slots  uint64
+	spb    uint64
+	bits   int
+	mask   uint64
+	index  []blockHandle
+	cache  *blockCache
+	closed atomic.Bool
+}
+
+// decoder is shared by all Readers. DecodeAll is safe for concurrent use;
+// with WithDecodeAllCapLimit a frame may not decode to more than the
+// capacity of the destination, which is the block's exact packed size.
+var decoder = sync.OnceValues(func() (*zstd.Decoder, error) {
+	return zstd.NewReader(nil,
+		zstd.WithDecoderConcurrency(0),
+		zstd.WithDecoderMaxMemory(MaxBlockBytes),
+		zstd.WithDecodeAllCapLimit(true))
+})
+
+// Open opens the table file at path and checks its header, footer, metadata
+// and block index (checksums, offsets, lengths, counts) without reading the
+// blocks. Use Verify to check the blocks too.
+func Open(path string) (*Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("format: %w", err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("format: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("format: %s: not a regular file", path)
+	}
+	r, err := openReaderAt(f, fi.Size(), path+": ")
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r.closer = f
+	return r, nil
+}
+
+// OpenReaderAt is Open for a table of size bytes read from ra.
+func OpenReaderAt(ra io.ReaderAt, size int64) (*Reader, error) {
+	return openReaderAt(ra, size, "")
+}
+
+func openReaderAt(ra io.ReaderAt, size int64, name string) (*Reader, error) {
+	r, err := open(ra, size)
+	if err != nil {
+		return nil, fmt.Errorf("format: %s%w", name, err)
+	}
+	r.name = name
+	return r, nil
+}
+
+func open(ra io.ReaderAt, size int64) (*Reader, error) {
+	if size <= 0 {
+		if size == 0 {
+			return nil, corruptf("empty file, not a table file")
+		}
+		return nil, fmt.Errorf("negative size %d", size)
+	}
+	first := make([]byte, min(size, headerSize))
+	if err := readFull(ra, first, 0); err != nil {
+		return nil, fmt.Errorf("reading header: %w", err)
+	}
+	h, err := parseHeader(first)
+	if err != nil {
+		return nil, err
+	}
+	if size < minFileSize {
+		return nil, corruptf("file truncated: %d bytes, a table file has at least %d", size, minFileSize)
+	}
+	fb := make([]byte, footerSize)
+	if err := readFull(ra, fb, size-footerSize); err != nil {
+		return nil, fmt.Errorf("reading footer: %w", err)
+	}
+	f, err := parseFooter(fb)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkLayout(h, f, uint64(size)); err != nil {
+		return nil, err
+	}
+
+	// checkLayout bounds metaLen and the index by the file size.
+	mb := make([]byte, f.metaLen)
+	if err := readFull(ra, mb, int64(f.metaOff)); err != nil {
+		return nil, fmt.Errorf("reading metadata: %w", err)
+	}
+	if got := checksum(mb); got != f.metaCRC {
+		return nil, corruptf("metadata checksum mismatch (stored 0x%08x, computed 0x%08x)", f.metaCRC, got)
+	}
+	meta, err := parseMeta(mb, h)
+	if err != nil {
+		return nil, err
+	}
+	ib := make([]byte, f.blocks*indexEntrySize)
+	if err := readFull(ra, ib, int64(f.indexOff)); err != nil {
+		return nil, fmt.Errorf("reading block index: %w", err)
+	}
+	if got := checksum(ib); got != f.indexCRC {
+		return nil, corruptf("block index checksum mismatch (stored 0x%08x, computed 0x%08x)", f.indexCRC, got)
+	}
+	index, err := parseIndex(ib, f.metaOff)
+	if err != nil {
+		return nil, err
+	}
+	return &Reader{
+		ra: ra, size: size, meta: meta,
+		slots: h.slots, spb: h.spb, bits: h.codeBits, mask: 1<<uint(h.codeBits) - 1,
+		index: index,
+		cache: newBlockCache(len(index), DefaultCacheBytes),
+	}, nil
+}
+
+// readFull reads len(b) bytes at off. Running into the end of the data is
+// corruption (the file is shorter than its own structure says).
+func readFull(ra io.ReaderAt, b []byte, off int64) error {
+	n, err := ra.ReadAt(b, off)
+	if n == len(b) {
+		return nil
+	}
+	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return corruptf("short read: %d of %d bytes at offset %d", n, len(b), off)
+	}
+	return err
+}
+
+// Meta returns a copy of the table's metadata.
+func (r *Reader) Meta() Metadata { return r.meta.clone() }
+
+// FileSize returns the size of the table file in bytes.
+func (r *Reader) FileSize() int64 { return r.size }
+
+// Blocks returns the number of compressed blocks.
+func (r *Reader) Blocks() int { return len(r.index) }
+
+// SlotsPerBlock returns the number of slots per block (the last block may
+// hold fewer).
+func (r *Reader) SlotsPerBlock() int { return int(r.spb) }
+
+// SetCacheBytes sets the budget of the decoded-block cache (default
+// DefaultCacheBytes), evicting blocks as needed. n <= 0 disables caching.
+func (r *Reader) SetCacheBytes(n int64) { r.cache.setLimit(n) }
+
+// Close releases the file opened by Open and empties the cache. Further
+// reads fail.
+func (r *Reader) Close() error {
+	if r.closed.Swap(true) {
+		return nil
+	}
+	r.cache.setLimit(0)
+	if r.closer != nil {
+		return r.closer.Close()
+	}
+	return nil
+}
+
+// Code returns the code of one slot. It decompresses at most one block, and
+// keeps decoded blocks in a bounded cache.
+func (r *Reader) Code(slot uint64) (uint32, error) {
+	if slot >= r.slots {
+		return 0, fmt.Errorf("format: %sslot %d out of range [0, %d)", r.name, slot, r.slots)
+	}
+	block := slot / r.spb
+	data := r.cache.get(int(block))
+	if data == nil {
+		var err error
+		if data, err = r.cachedBlock(int(block)); err != nil {
+			return 0, err
+		}
+	}
+	bit := (slot - block*r.spb) * uint64(r.bits)
+	w := binary.LittleEndian.Uint64(data[bit>>3:]) // blocks are padded
+	return uint32(w >> (bit & 7) & r.mask), nil
+}
+
+// cachedBlock decodes a block into the cache and returns it.
+func (r *Reader) cachedBlock(block int) ([]byte, error) {
+	data, err := r.readBlock(block, nil)
+	if err != nil {
+		return nil, err
+	}
+	return r.cache.put(block, data), nil
+}
+
+// Codes fills dst with the codes of slots [start, start+len(dst)). Cached
+// blocks are used; a block read whole is decoded without entering the cache,
+// so a sequential scan does not evict the blocks of random lookups.
+func (r *Reader) Codes(dst []uint32, start uint64) error {
+	if start > r.slots || uint64(len(dst)) > r.slots-start {
+		return fmt.Errorf("format: %sslots [%d, %d+%d) out of range [0, %d)", r.name, start, start, len(dst), r.slots)
+	}
+	var scratch []byte
+	for len(dst) > 0 {
+		block := start / r.spb
+		first := start - block*r.spb
+		n := min(uint64(len(dst)), r.blockSlots(int(block))-first)
+		data := r.cache.get(int(block))
+		if data == nil {
+			var err error
+			if first == 0 && n == r.blockSlots(int(block)) {
+				data, err = r.readBlock(int(block), scratch)
+				scratch = data
+			} else {
+				data, err = r.cachedBlock(int(block))
+			}
+			if err != nil {
+				return err
+			}
+		}
+		unpack(dst[:n], data, first, r.bits)
+		dst = dst[n:]
+		start += n
+	}
+	return nil
+}
+
+// blockSlots is the number of slots in a block.
+func (r *Reader) blockSlots(block int) uint64 {
+	return min(r.spb, r.slots-uint64(block)*r.spb)
+}
+
+var compressedBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// readBlock reads, checks and decompresses one block into buf (reused if
+// large enough) and returns the packed codes followed by blockPad zero bytes.
+func (r *Reader) readBlock(block int, buf []byte) ([]byte, error) {
+	if r.closed.Load() {
+		return nil, fmt.Errorf("format: %sread after Close", r.name)
+	}
+	bh := r.index[block]
+	cp := compressedBufs.Get().(*[]byte)
+	defer compressedBufs.Put(cp)
+	if cap(*cp) < int(bh.n) {
+		*cp = make([]byte, bh.n)
+	}
+	comp := (*cp)[:bh.n]
+	if err := readFull(r.ra, comp, int64(bh.off)); err != nil {
+		return nil, r.blockErr(block, fmt.Errorf("reading: %w", err))
+	}
+	if got := checksum(comp); got != bh.crc {
+		return nil, r.blockErr(block, corruptf("checksum mismatch (stored 0x%08x, computed 0x%08x)", bh.crc, got))
+	}
+	dec, err := decoder()
+	if err != nil {
+		return nil, fmt.Errorf("format: zstd decoder: %w", err)
+	}
+	size := int(packedBytes(r.blockSlots(block), r.bits))
+	if cap(buf) < size+blockPad {
+		buf = make([]byte, size+blockPad)
+	}
+	buf = buf[:size+blockPad]
+	out, err := dec.DecodeAll(comp, buf[:0:size])
+	if err != nil {
+		return nil, r.blockErr(block, corruptf("decompressing: %v", err))
+	}
+	if len(out) != size {
+		return nil, r.blockErr(block, corruptf("decoded %d bytes, want %d", len(out), size))
+	}
+	if &out[0] != &buf[0] { // cannot happen with the cap limit; be sure
+		copy(buf, out)
+	}
+	clear(buf[size:])
+	return buf, nil
+}
+
+func (r *Reader) blockErr(block int, err error) error {
+	return fmt.Errorf("format: %sblock %d of %d: %w", r.name, block, len(r.index), err)
+}

@@ -1,0 +1,127 @@
+package format
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Verify reads every block, checks its checksum, decoded length and padding,
+// recounts the codes and compares the counts with Metadata.CodeCounts. Blocks
+// are checked in parallel; the error names the first bad block ("block 17 of
+// 23: checksum mismatch ...") and wraps ErrCorrupt. progress, if set, is
+// called from the calling goroutine with the number of slots checked so far.
+func (r *Reader) Verify(ctx context.Context, progress func(done, total uint64)) error {
+	n := len(r.index)
+	workers := max(min(runtime.GOMAXPROCS(0), n), 1)
+	var (
+		next     atomic.Int64
+		stop     atomic.Bool
+		mu       sync.Mutex
+		firstBad = n
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	done := make(chan uint64, 4*workers)
+	counters := make([]counter, workers)
+	for k := range workers {
+		wg.Go(func() {
+			var buf []byte
+			codes := make([]uint32, min(r.spb, 4096))
+			for !stop.Load() && ctx.Err() == nil {
+				block := int(next.Add(1) - 1)
+				if block >= n {
+					return
+				}
+				// Blocks are claimed in order, so when a worker fails every
+				// lower block has been claimed and will be finished: the
+				// lowest failing block is the first bad block of the file.
+				data, err := r.readBlock(block, buf)
+				if err == nil {
+					buf = data
+					err = r.countBlock(block, data, codes, &counters[k])
+				}
+				if err != nil {
+					mu.Lock()
+					if block < firstBad {
+						firstBad, firstErr = block, err
+					}
+					mu.Unlock()
+					stop.Store(true)
+					return
+				}
+				done <- r.blockSlots(block)
+			}
+		})
+	}
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	var checked uint64
+	for d := range done {
+		checked += d
+		if progress != nil {
+			progress(checked, r.slots)
+		}
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("format: %sverify: %w", r.name, err)
+	}
+	c := &counters[0]
+	for k := 1; k < workers; k++ {
+		c.merge(&counters[k])
+	}
+	return r.compareCounts(c)
+}
+
+// countBlock counts the codes of a decoded block and checks that the bits
+// after the last code are zero.
+func (r *Reader) countBlock(block int, data []byte, codes []uint32, c *counter) error {
+	slots := r.blockSlots(block)
+	for first := uint64(0); first < slots; first += uint64(len(codes)) {
+		chunk := codes[:min(uint64(len(codes)), slots-first)]
+		unpack(chunk, data, first, r.bits)
+		c.add(chunk)
+	}
+	totalBits := slots * uint64(r.bits)
+	if used := totalBits % 8; used != 0 {
+		if last := data[totalBits/8]; last>>used != 0 {
+			return r.blockErr(block, corruptf("nonzero padding bits after the last code (last byte 0x%02x)", last))
+		}
+	}
+	return nil
+}
+
+// compareCounts checks recounted codes against Metadata.CodeCounts.
+func (r *Reader) compareCounts(c *counter) error {
+	want := r.meta.CodeCounts
+	if want == nil && r.slots > 0 {
+		if !c.over {
+			return corruptf("format: %scode_counts missing although every code is below %d", r.name, MaxCodeCounts)
+		}
+		return nil
+	}
+	if c.over {
+		return corruptf("format: %sa code >= %d was found, but the metadata has code counts", r.name, MaxCodeCounts)
+	}
+	got := c.result()
+	for v := range max(len(got), len(want)) {
+		var g, w uint64
+		if v < len(got) {
+			g = got[v]
+		}
+		if v < len(want) {
+			w = want[v]
+		}
+		if g != w {
+			return corruptf("format: %scode %d occurs %d times, metadata says %d", r.name, v, g, w)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,376 @@
+package format
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// CodeSource fills dst with the codes of slots [start, start+len(dst)). It is
+// called from several goroutines at once, for disjoint ranges.
+type CodeSource func(dst []uint32, start uint64)
+
+// WriteOptions tune WriteFile. The zero value is a good default.
+type WriteOptions struct {
+	// SlotsPerBlock is the number of slots per compressed block, rounded up
+	// to a multiple of 64. 0 chooses about 32 KiB of packed codes per block.
+	SlotsPerBlock int
+	// Level is the zstd level 1 (fastest) .. 4 (best); 0 is the default (2).
+	Level int
+	// Workers is the number of blocks compressed in parallel (0: GOMAXPROCS).
+	Workers int
+	// Progress, if set, is called from one goroutine after each block is
+	// written.
+	Progress func(doneSlots, totalSlots uint64)
+}
+
+// WriteFile writes a complete table to path atomically: it writes a
+// temporary file in the same directory, syncs it, and renames it over path.
+// On any error, or when ctx is cancelled, the temporary file is removed and
+// path is left untouched. If src panics, the temporary file is removed and
+// the panic is re-raised in the caller's goroutine.
+//
+// WriteFile computes meta.CodeCounts itself (any given value is replaced),
+// fills Build.GoVersion and Build.Created when they are empty, and rejects a
+// code that does not fit in meta.CodeBits. It returns the metadata written.
+func WriteFile(ctx context.Context, path string, meta Metadata, src CodeSource, opt WriteOptions) (Metadata, error) {
+	written, err := writeFile(ctx, path, meta, src, opt)
+	if err != nil {
+		return meta, fmt.Errorf("format: write %s: %w", path, err)
+	}
+	return written, nil
+}
+
+func writeFile(ctx context.Context, path string, meta Metadata, src CodeSource, opt WriteOptions) (Metadata, error) {
+	spb, err := slotsPerBlock(meta.CodeBits, opt.SlotsPerBlock)
+	if err != nil {
+		return meta, err
+	}
+	if err := checkGeometry(meta.CodeBits, spb, meta.Slots); err != nil {
+		return meta, err
+	}
+	level := zstd.SpeedDefault
+	if opt.Level != 0 {
+		if opt.Level < 1 || opt.Level > 4 {
+			return meta, fmt.Errorf("zstd level %d outside 1..4", opt.Level)
+		}
+		level = zstd.EncoderLevel(opt.Level)
+	}
+	if meta.Build.GoVersion == "" {
+		meta.Build.GoVersion = runtime.Version()
+	}
+	if meta.Build.Created.IsZero() {
+		meta.Build.Created = time.Now().UTC().Truncate(time.Second)
+	}
+
+	dir, base := filepath.Split(path)
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return meta, err
+	}
+	tmp := f.Name()
+	done := false
+	defer func() { // runs on errors and on a re-raised panic
+		if !done {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	w := &tableWriter{
+		ctx: ctx, src: src, meta: &meta, spb: spb, level: level, opt: opt,
+		out: bufio.NewWriterSize(f, 1<<20),
+	}
+	if err := w.write(); err != nil {
+		return meta, err
+	}
+	if err := f.Sync(); err != nil {
+		return meta, err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		return meta, err
+	}
+	if err := f.Close(); err != nil {
+		return meta, err
+	}
+	if err := ctx.Err(); err != nil {
+		return meta, err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return meta, err
+	}
+	done = true
+	syncDir(dir)
+	return meta, nil
+}
+
+// syncDir makes the rename durable where the platform allows it.
+func syncDir(dir string) {
+	if dir == "" {
+		dir = "."
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync() // best effort: not supported everywhere
+		d.Close()
+	}
+}
+
+// slotsPerBlock picks the block size for the given code width.
+func slotsPerBlock(bits, want int) (uint64, error) {
+	if bits < 1 || bits > 32 {
+		return 0, fmt.Errorf("code bits %d outside 1..32", bits)
+	}
+	switch {
+	case want < 0:
+		return 0, fmt.Errorf("negative slots per block %d", want)
+	case want == 0:
+		return max(targetBlockBytes*8/uint64(bits)/64*64, 64), nil
+	}
+	return (uint64(want) + 63) / 64 * 64, nil
+}
+
+// tableWriter streams one table: header, blocks (compressed in parallel,
+// written in order), metadata, index, footer.
+type tableWriter struct {
+	ctx   context.Context
+	src   CodeSource
+	meta  *Metadata
+	spb   uint64
+	level zstd.EncoderLevel
+	opt   WriteOptions
+
+	out   *bufio.Writer
+	off   uint64
+	index []byte
+}
+
+func (w *tableWriter) emit(b []byte) error {
+	_, err := w.out.Write(b)
+	w.off += uint64(len(b))
+	return err
+}
+
+func (w *tableWriter) write() error {
+	m := w.meta
+	h := header{version: Version, flags: flagZstd, codeBits: m.CodeBits, spb: w.spb, slots: m.Slots}
+	if err := w.emit(h.append(nil)); err != nil {
+		return err
+	}
+	blocks := (m.Slots + w.spb - 1) / w.spb
+	counts, err := w.writeBlocks(blocks)
+	if err != nil {
+		return err
+	}
+	m.CodeCounts = counts
+	metaJSON, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("encoding metadata: %w", err)
+	}
+	ft := footer{
+		metaOff: w.off, metaLen: uint64(len(metaJSON)), metaCRC: checksum(metaJSON),
+		blocks: blocks, slots: m.Slots, indexCRC: checksum(w.index), version: Version,
+	}
+	ft.indexOff = ft.metaOff + ft.metaLen
+	for _, b := range [][]byte{metaJSON, w.index, ft.append(nil)} {
+		if err := w.emit(b); err != nil {
+			return err
+		}
+	}
+	return w.out.Flush()
+}
+
+// blockResult is a compressed block, or why there is none.
+type blockResult struct {
+	data  *[]byte
+	err   error
+	panic any
+	stack []byte
+	slots [2]uint64 // slot range, for panic reports
+}
+
+var compressedPool sync.Pool // of *[]byte
+
+// writeBlocks compresses blocks on worker goroutines and writes them in
+// order. At most about three blocks per worker are in memory at once.
+func (w *tableWriter) writeBlocks(blocks uint64) ([]uint64, error) {
+	workers := w.opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = int(max(min(uint64(workers), blocks), 1))
+	ctx, cancel := context.WithCancel(w.ctx)
+	defer cancel()
+
+	type job struct {
+		block uint64
+		res   chan blockResult
+	}
+	jobs := make(chan job, workers)
+	order := make(chan chan blockResult, 2*workers)
+	var wg sync.WaitGroup
+	wg.Go(func() { // producer: hands out blocks and records their order
+		defer close(order)
+		defer close(jobs)
+		for i := range blocks {
+			j := job{i, make(chan blockResult, 1)}
+			select {
+			case jobs <- j:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case order <- j.res:
+			case <-ctx.Done():
+				return
+			}
+		}
+	})
+	counters := make([]counter, workers)
+	encErr := make([]error, workers)
+	for k := range workers {
+		enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(w.level))
+		if err != nil {
+			encErr[k] = err
+		}
+		wg.Go(func() {
+			codes := make([]uint32, min(w.spb, sourceChunk))
+			packed := make([]byte, 0, packedBytes(w.spb, w.meta.CodeBits))
+			var pending chan blockResult
+			defer func() { // src called runtime.Goexit (t.FailNow, say)
+				if pending != nil {
+					pending <- blockResult{err: errors.New("CodeSource called runtime.Goexit")}
+				}
+			}()
+			for j := range jobs {
+				if encErr[k] != nil {
+					j.res <- blockResult{err: encErr[k]}
+					continue
+				}
+				pending = j.res
+				r := w.compress(ctx, enc, j.block, codes, packed, &counters[k])
+				pending = nil
+				j.res <- r
+			}
+		})
+	}
+
+	var err error
+	var panicked *blockResult
+	total := w.meta.Slots
+	for ch := range order {
+		r := <-ch
+		if r.panic != nil {
+			panicked = &r
+			break
+		}
+		if err = r.err; err != nil {
+			break
+		}
+		block := *r.data
+		w.index = blockHandle{off: w.off, n: uint32(len(block)), crc: checksum(block)}.append(w.index)
+		err = w.emit(block)
+		compressedPool.Put(r.data)
+		if err != nil {
+			break
+		}
+		if w.opt.Progress != nil {
+			w.opt.Progress(min(uint64(len(w.index)/indexEntrySize)*w.spb, total), total)
+		}
+	}
+	cancel()
+	wg.Wait()
+	if panicked != nil {
+		panic(fmt.Sprintf("format: CodeSource panicked for slots [%d, %d): %v\n\ngoroutine stack:\n%s",
+			panicked.slots[0], panicked.slots[1], panicked.panic, panicked.stack))
+	}
+	if err == nil {
+		err = w.ctx.Err() // a cancel may have stopped the producer early
+	}
+	if err != nil {
+		return nil, err
+	}
+	c := &counters[0]
+	for k := 1; k < workers; k++ {
+		c.merge(&counters[k])
+	}
+	return c.result(), nil
+}
+
+// sourceChunk bounds the codes asked of src at once, so a worker's code
+// buffer stays small even for huge blocks. It is a multiple of 64, so each
+// chunk packs to whole bytes.
+const sourceChunk = 1 << 16
+
+// compress produces one block: fetch codes, check and count them, pack,
+// compress.
+func (w *tableWriter) compress(ctx context.Context, enc *zstd.Encoder, block uint64, codes []uint32, packed []byte, cnt *counter) blockResult {
+	if err := ctx.Err(); err != nil {
+		return blockResult{err: err}
+	}
+	bits := w.meta.CodeBits
+	start := block * w.spb
+	end := min(start+w.spb, w.meta.Slots)
+	packed = packed[:0]
+	for s := start; s < end; s += uint64(len(codes)) {
+		chunk := codes[:min(uint64(len(codes)), end-s)]
+		if r := callSource(w.src, chunk, s); r.panic != nil {
+			return r
+		}
+		if err := checkFit(chunk, s, bits); err != nil {
+			return blockResult{err: err}
+		}
+		cnt.add(chunk)
+		packed = pack(packed, chunk, bits)
+	}
+	out, _ := compressedPool.Get().(*[]byte)
+	if out == nil {
+		out = new([]byte)
+	}
+	*out = enc.EncodeAll(packed, (*out)[:0])
+	return blockResult{data: out}
+}
+
+// checkFit reports the first code that does not fit in bits.
+func checkFit(codes []uint32, start uint64, bits int) error {
+	if bits == 32 {
+		return nil
+	}
+	var or uint32
+	for _, c := range codes {
+		or |= c
+	}
+	if or>>uint(bits) == 0 {
+		return nil
+	}
+	for i, c := range codes {
+		if c>>uint(bits) != 0 {
+			return fmt.Errorf("slot %d: code %d does not fit in %d bits", start+uint64(i), c, bits)
+		}
+	}
+	return nil
+}
+
+// callSource runs src, turning a panic into a result for the writer
+// goroutine to re-raise.
+func callSource(src CodeSource, codes []uint32, start uint64) (r blockResult) {
+	ok := false
+	defer func() {
+		if !ok {
+			r.panic = recover() // nil for runtime.Goexit, which goes on unwinding
+			r.stack = debug.Stack()
+			r.slots = [2]uint64{start, start + uint64(len(codes))}
+		}
+	}()
+	src(codes, start)
+	ok = true
+	return r
+}
