@@ -12,6 +12,7 @@ import (
 // Table is an open remoteness table together with the game that reads its states.
 // It is safe for concurrent use.
 type Table struct {
+	path string
 	r    *format.Reader
 	meta format.Metadata
 	enc  RemotenessCodes
@@ -40,6 +41,7 @@ func Open(path string) (*Table, error) {
 		r.Close()
 		return nil, fmt.Errorf("tables: %s: %w", path, err)
 	}
+	t.path = path
 	return t, nil
 }
 
@@ -61,6 +63,9 @@ func newTable(r *format.Reader) (*Table, error) {
 	}
 	return &Table{r: r, meta: meta, enc: RemotenessCodes{Bits: meta.CodeBits}, dom: dom}, nil
 }
+
+// File is the path the table was opened from.
+func (t *Table) File() string { return t.path }
 
 // Close releases the file.
 func (t *Table) Close() error { return t.r.Close() }
