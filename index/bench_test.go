@@ -1,0 +1,198 @@
+package index
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// benchInputs is the number of precomputed random inputs a benchmark cycles through
+// (a power of two, so that the index is a mask), enough to defeat constant folding
+// and branch-history learning while staying in L1/L2.
+const benchInputs = 1 << 12
+
+// benchPerms returns benchInputs random permutations of length n, flattened.
+func benchPerms(n int) []uint8 {
+	rng := rand.New(rand.NewPCG(9, 10))
+	flat := make([]uint8, 0, benchInputs*n)
+	for range benchInputs {
+		flat = append(flat, randPerm(rng, n)...)
+	}
+	return flat
+}
+
+// benchSlots returns benchInputs random non-hole slots of s.
+func benchSlots(s PermScheme) []uint64 {
+	rng := rand.New(rand.NewPCG(11, 12))
+	slots := make([]uint64, benchInputs)
+	p := make([]uint8, s.N())
+	for i := range slots {
+		for {
+			slots[i] = rng.Uint64N(s.Size())
+			if s.Unrank(slots[i], p) {
+				break
+			}
+		}
+	}
+	return slots
+}
+
+var benchSink uint64
+
+// The loops below are written out per concrete type, so that Rank and Unrank are
+// direct (inlinable) calls as in a builder, not calls through an interface or a
+// generic dictionary.
+
+func BenchmarkRank(b *testing.B) {
+	for _, n := range []int{9, 12, 16, 20} {
+		b.Run(fmt.Sprintf("lex/n=%d", n), func(b *testing.B) {
+			s, flat, acc, i := NewLex(n), benchPerms(n), uint64(0), 0
+			for b.Loop() {
+				acc += s.Rank(flat[i*n : i*n+n])
+				i = (i + 1) & (benchInputs - 1)
+			}
+			benchSink += acc
+		})
+	}
+	const n = 9
+	flat := benchPerms(n)
+	b.Run("lex-half/n=9", func(b *testing.B) {
+		s, acc, i := NewLexHalf(n), uint64(0), 0
+		for b.Loop() {
+			acc += s.Rank(flat[i*n : i*n+n])
+			i = (i + 1) & (benchInputs - 1)
+		}
+		benchSink += acc
+	})
+	b.Run("mr/n=9", func(b *testing.B) {
+		s, acc, i := NewMyrvoldRuskey(n), uint64(0), 0
+		for b.Loop() {
+			acc += s.Rank(flat[i*n : i*n+n])
+			i = (i + 1) & (benchInputs - 1)
+		}
+		benchSink += acc
+	})
+	b.Run("branch767359/n=9", func(b *testing.B) {
+		s, acc, i := NewBranch767359(), uint64(0), 0
+		for b.Loop() {
+			acc += s.Rank(flat[i*n : i*n+n])
+			i = (i + 1) & (benchInputs - 1)
+		}
+		benchSink += acc
+	})
+}
+
+func BenchmarkUnrank(b *testing.B) {
+	for _, n := range []int{9, 12, 16, 20} {
+		b.Run(fmt.Sprintf("lex/n=%d", n), func(b *testing.B) {
+			s := NewLex(n)
+			slots, p, acc, i := benchSlots(s), make([]uint8, n), uint64(0), 0
+			for b.Loop() {
+				s.Unrank(slots[i], p)
+				acc += uint64(p[0])
+				i = (i + 1) & (benchInputs - 1)
+			}
+			benchSink += acc
+		})
+	}
+	p := make([]uint8, 9)
+	b.Run("lex-half/n=9", func(b *testing.B) {
+		s := NewLexHalf(9)
+		slots, acc, i := benchSlots(s), uint64(0), 0
+		for b.Loop() {
+			s.Unrank(slots[i], p)
+			acc += uint64(p[0])
+			i = (i + 1) & (benchInputs - 1)
+		}
+		benchSink += acc
+	})
+	b.Run("mr/n=9", func(b *testing.B) {
+		s := NewMyrvoldRuskey(9)
+		slots, acc, i := benchSlots(s), uint64(0), 0
+		for b.Loop() {
+			s.Unrank(slots[i], p)
+			acc += uint64(p[0])
+			i = (i + 1) & (benchInputs - 1)
+		}
+		benchSink += acc
+	})
+	b.Run("branch767359/n=9", func(b *testing.B) {
+		s := NewBranch767359()
+		slots, acc, i := benchSlots(s), uint64(0), 0
+		for b.Loop() {
+			s.Unrank(slots[i], p)
+			acc += uint64(p[0])
+			i = (i + 1) & (benchInputs - 1)
+		}
+		benchSink += acc
+	})
+}
+
+// BenchmarkUnrankPair times LexHalf.UnrankPair, the builders' unrank for lex-half.
+func BenchmarkUnrankPair(b *testing.B) {
+	s := NewLexHalf(9)
+	slots := benchSlots(s)
+	p := make([]uint8, 9)
+	acc := 0
+	i := 0
+	for b.Loop() {
+		acc += s.UnrankPair(slots[i], p)
+		i = (i + 1) & (benchInputs - 1)
+	}
+	benchSink += uint64(acc)
+}
+
+// BenchmarkTimeRank times the interface-based helper the CLI uses, per call.
+func BenchmarkTimeRank(b *testing.B) {
+	s := NewLex(9)
+	flat := benchPerms(9)
+	perms := make([][]uint8, benchInputs)
+	for i := range perms {
+		perms[i] = flat[i*9 : i*9+9]
+	}
+	var total float64
+	for b.Loop() {
+		total += float64(TimeRank(s, perms, 1))
+	}
+	b.ReportMetric(total/float64(b.N)/benchInputs, "ns/rank")
+}
+
+func BenchmarkZobrist(b *testing.B) {
+	z := NewZobrist(9, 9, DefaultZobristSeed)
+	flat := benchPerms(9)
+	b.Run("Hash", func(b *testing.B) {
+		var acc uint64
+		i := 0
+		for b.Loop() {
+			acc += z.Hash(flat[i*9 : i*9+9])
+			i = (i + 1) & (benchInputs - 1)
+		}
+		benchSink += acc
+	})
+	b.Run("Move", func(b *testing.B) {
+		// A random walk of the blank, precomputed as (from, to, tile) triples.
+		type move struct {
+			from, to int
+			tile     uint8
+		}
+		rng := rand.New(rand.NewPCG(13, 14))
+		board := identity(9)
+		blank := 0
+		moves := make([]move, benchInputs)
+		for i := range moves {
+			nb := blankMoves(blank, 3, 3)
+			from := nb[rng.IntN(len(nb))]
+			moves[i] = move{from, blank, board[from]}
+			board[blank], board[from] = board[from], 0
+			blank = from
+		}
+		h := z.Hash(identity(9))
+		i := 0
+		for b.Loop() {
+			m := moves[i]
+			h = z.Move(h, m.from, m.to, m.tile)
+			i = (i + 1) & (benchInputs - 1)
+		}
+		benchSink += h
+	})
+}
