@@ -60,6 +60,10 @@ func (r *Result) MaxRemoteness() int { return len(r.Counts) - 1 }
 // progress can show an ETA.
 type Expecter interface{ ExpectedStates() uint64 }
 
+// minBatch is the smallest number of slots handed to an expander in one call when a level
+// is split among the workers, and the size up to which a level is expanded inline.
+const minBatch = 64
+
 // frontier is the set of slots at the current level: a list of per-worker lists while it
 // is sparse, a bitset once a list would take more memory than the bitset (|F| > Slots/64).
 type frontier struct {
@@ -226,9 +230,12 @@ func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare
 			units = append(units, unit{-1, lo, min(lo+wordsPerUnit, len(cur.words))})
 		}
 	} else {
+		// Small levels (3-peg Hanoi has 2^n levels of ~10^3 states) are cut into
+		// smaller batches so that every worker gets a share.
+		batch := int(min(uint64(r.opt.Batch), max(minBatch, cur.count/uint64(4*len(r.workers)))))
 		for li, l := range cur.lists {
-			for lo := 0; lo < len(l); lo += r.opt.Batch {
-				units = append(units, unit{li, lo, min(lo+r.opt.Batch, len(l))})
+			for lo := 0; lo < len(l); lo += batch {
+				units = append(units, unit{li, lo, min(lo+batch, len(l))})
 			}
 		}
 	}
@@ -275,8 +282,8 @@ func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare
 		}
 	}
 
-	if cur.count <= uint64(r.opt.Batch) || len(r.workers) == 1 {
-		// A small level is not worth waking goroutines for (3-peg Hanoi has 2^n levels).
+	if cur.count <= minBatch || len(r.workers) == 1 {
+		// A tiny level is not worth waking goroutines for.
 		if err := work(r.workers[0]); err != nil {
 			return frontier{}, err
 		}
@@ -312,10 +319,14 @@ func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare
 	}
 	next.lists = make([][]uint64, len(r.workers))
 	for i, wk := range r.workers {
-		// Hand the list over and give the worker a fresh one: the frontier is read
-		// while the workers fill the next.
+		// Hand the list over; the worker fills the list of the level just expanded
+		// next time, so that no level leaves its lists as garbage (at 5 GB of live
+		// values, garbage would double the heap before the collector runs).
 		next.lists[i] = wk.next
 		wk.next = nil
+		if i < len(cur.lists) && cur.words == nil {
+			wk.next = cur.lists[i][:0]
+		}
 	}
 	return next, nil
 }
