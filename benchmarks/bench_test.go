@@ -106,3 +106,20 @@ func BenchmarkLookup(b *testing.B) {
 		}
 	})
 }
+
+func TestHanoiSchemesAgree(t *testing.T) {
+	t.Parallel()
+	rows, err := HanoiSchemes(context.Background(), 4, 7, 2, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.MaxDepth != rows[0].MaxDepth || r.TableBytes <= 0 {
+			t.Fatalf("row %+v disagrees with %+v", r, rows[0])
+		}
+	}
+	// classes: no holes; the plain scheme reaches every one of the 4^7 states.
+	if rows[0].Scheme != "classes" || rows[0].Holes != 0 || rows[2].States != 1<<14 {
+		t.Fatalf("rows %+v", rows)
+	}
+}

@@ -8,13 +8,76 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"strings"
 	"text/tabwriter"
 
 	"tablesmith/benchmarks"
 )
 
+const benchArgs = "[eight|hanoi] [--workers N] [--json] (hanoi: --pegs K --disks N)"
+
+// runBench dispatches the comparisons: eight (the default) and hanoi.
 func runBench(e *env, args []string) error {
-	fs := newFlags(e, "bench", "[--quick] [--workers N] [--json]")
+	kind := "eight"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		kind, args = args[0], args[1:]
+	}
+	switch kind {
+	case "eight":
+		return runBenchEight(e, args)
+	case "hanoi":
+		return runBenchHanoi(e, args)
+	}
+	return fmt.Errorf("%w: unknown benchmark %q (want eight or hanoi)", errUsage, kind)
+}
+
+// runBenchHanoi compares the symmetry-reduced Hanoi schemes with the plain one.
+func runBenchHanoi(e *env, args []string) error {
+	fs := newFlags(e, "bench hanoi", "--pegs K --disks N [--workers N] [--json]")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "BFS workers")
+	pegs := fs.Int("pegs", 4, "number of pegs")
+	disks := fs.Int("disks", 12, "number of disks")
+	asJSON := fs.Bool("json", false, "print the rows as JSON")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rows, err := benchmarks.HanoiSchemes(ctx, *pegs, *disks, *workers, "")
+	if err != nil {
+		return err
+	}
+	plain := rows[len(rows)-1]
+	if *asJSON {
+		var out []map[string]any
+		for _, r := range rows {
+			out = append(out, map[string]any{"scheme": r.Scheme, "slots": r.Slots, "states": r.States,
+				"holes": r.Holes, "max_remoteness": r.MaxDepth, "search_ms": float64(r.Search.Microseconds()) / 1000,
+				"write_ms": float64(r.Write.Microseconds()) / 1000, "table_bytes": r.TableBytes})
+		}
+		return json.NewEncoder(e.stdout).Encode(out)
+	}
+	fmt.Fprintf(e.stdout, "Towers of Hanoi, %d pegs, %d disks: BFS with %d workers, %s %s/%s\n",
+		*pegs, *disks, *workers, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "scheme\tslots\tholes\tsearch ms\twrite ms\ttable bytes\ttime vs plain\tsize vs plain\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f\t%.1f\t%s\t%.3f\t%.3f\t\n", r.Scheme, commas(r.Slots), commas(r.Holes),
+			float64(r.Search.Microseconds())/1000, float64(r.Write.Microseconds())/1000, commas(uint64(r.TableBytes)),
+			(r.Search+r.Write).Seconds()/(plain.Search+plain.Write).Seconds(), float64(r.TableBytes)/float64(plain.TableBytes))
+	}
+	tw.Flush()
+	fmt.Fprintf(e.stdout, "every scheme found max remoteness %d\n", rows[0].MaxDepth)
+	return nil
+}
+
+// runBenchEight compares the 8-puzzle's index schemes.
+func runBenchEight(e *env, args []string) error {
+	fs := newFlags(e, "bench eight", "[--quick] [--workers N] [--json]")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "BFS workers")
 	quick := fs.Bool("quick", false, "fewer repetitions (for smoke tests)")
 	asJSON := fs.Bool("json", false, "print the rows as JSON")
