@@ -14,7 +14,7 @@ import (
 	"tablesmith/benchmarks"
 )
 
-const benchArgs = "[eight|hanoi] [--workers N] [--json] (hanoi: --pegs K --disks N)"
+const benchArgs = "[eight|hanoi|korf|astar] [flags] [--json] (-h after the kind for its flags)"
 
 // runBench dispatches the comparisons: eight (the default) and hanoi.
 func runBench(e *env, args []string) error {
@@ -27,8 +27,12 @@ func runBench(e *env, args []string) error {
 		return runBenchEight(e, args)
 	case "hanoi":
 		return runBenchHanoi(e, args)
+	case "korf":
+		return runBenchKorf(e, args)
+	case "astar":
+		return runBenchAStar(e, args)
 	}
-	return fmt.Errorf("%w: unknown benchmark %q (want eight or hanoi)", errUsage, kind)
+	return fmt.Errorf("%w: unknown benchmark %q (want eight, hanoi, korf or astar)", errUsage, kind)
 }
 
 // runBenchHanoi compares the symmetry-reduced Hanoi schemes with the plain one.

@@ -38,6 +38,7 @@ func commands() []command {
 		{"query", "[--json] [--path] FILE [STATE ...]", "look up states (from stdin when none are given)", runQuery},
 		{"info", "[--json] FILE", "show a table's metadata and counts", runInfo},
 		{"verify", "[--json] FILE", "check every checksum and the counts against the values", runVerify},
+		{"solve", "[--algo astar|idastar] [--heuristic H] [--pdb DIR] [--json] [STATE ...]", "solve states optimally (from stdin when none are given)", runSolve},
 		{"bench", benchArgs, "compare index schemes side by side (8-puzzle, Hanoi)", runBench},
 	}
 }

@@ -1,0 +1,518 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"tablesmith/benchmarks"
+	"tablesmith/games/slide"
+	"tablesmith/solver"
+	"tablesmith/tables"
+)
+
+const (
+	solveArgs = "[--algo astar|idastar] [--heuristic discrete|hamming|manhattan|pdb] [--pdb DIR] [--goal blank-last|blank-first] [--json] [STATE ...]"
+	korfArgs  = "[--algo idastar|astar] [--heuristic manhattan|pdb|…] [--pdb DIR] [--file FILE] [--first N] [--ids 1,2,…] [--workers N] [--json]"
+	astarArgs = "[--instances N] [--seed S] [--json]"
+)
+
+// defaultMaxNodes bounds A* by default: about 1.5 GB of nodes and hash table.
+const defaultMaxNodes = 20_000_000
+
+// solveLine is one answer of `solve --json`; absent fields are omitted.
+type solveLine struct {
+	State    string   `json:"state"`
+	Length   *int     `json:"length,omitempty"`
+	Path     []string `json:"path,omitempty"`
+	Expanded *uint64  `json:"expanded,omitempty"`
+	MaxHeap  *int     `json:"max_heap,omitempty"` // A* only
+	Seconds  *float64 `json:"seconds,omitempty"`
+	Solvable *bool    `json:"solvable,omitempty"` // false for a state of the other parity class
+	Error    string   `json:"error,omitempty"`
+	moves    []uint8
+}
+
+// searchFlags are the flags solve and bench korf share.
+type searchFlags struct {
+	fs        *flag.FlagSet
+	algo      *string
+	heuristic *string
+	reflect   *bool
+	pdbDir    *string
+	maxNodes  *int
+}
+
+func addSearchFlags(fs *flag.FlagSet, defaultAlgo string) *searchFlags {
+	return &searchFlags{
+		fs:        fs,
+		algo:      fs.String("algo", defaultAlgo, "search: astar or idastar"),
+		heuristic: fs.String("heuristic", "", "discrete, hamming, manhattan or pdb (default: pdb with --pdb, else manhattan)"),
+		reflect:   fs.Bool("reflect", true, "with pdb on a square board, also look up the mirrored board and take the larger value"),
+		pdbDir:    fs.String("pdb", "", "directory of a pattern-database set (built by the builder)"),
+		maxNodes:  fs.Int("max-nodes", defaultMaxNodes, "A*: give up on a state after storing this many nodes (0: no limit)"),
+	}
+}
+
+// setup checks the flags and opens the pattern databases. The returned close function
+// is never nil.
+func (f *searchFlags) setup() (solver.Algo, solver.PatternSet, func(), error) {
+	nop := func() {}
+	algo, err := solver.AlgoByName(*f.algo)
+	if err != nil {
+		return nil, nil, nop, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *f.heuristic == "" {
+		*f.heuristic = "manhattan"
+		if *f.pdbDir != "" {
+			*f.heuristic = "pdb"
+		}
+	}
+	switch *f.heuristic {
+	case "discrete", "hamming", "manhattan":
+		if *f.pdbDir != "" {
+			return nil, nil, nop, fmt.Errorf("%w: --pdb is for --heuristic pdb, not %s", errUsage, *f.heuristic)
+		}
+	case "pdb":
+		if *f.pdbDir == "" {
+			return nil, nil, nop, fmt.Errorf("%w: --heuristic pdb needs --pdb DIR", errUsage)
+		}
+	default:
+		return nil, nil, nop, fmt.Errorf("%w: unknown heuristic %q (want discrete, hamming, manhattan or pdb)", errUsage, *f.heuristic)
+	}
+	if *f.maxNodes < 0 {
+		return nil, nil, nop, fmt.Errorf("%w: --max-nodes %d is negative", errUsage, *f.maxNodes)
+	}
+	if *f.pdbDir == "" {
+		return algo, nil, nop, nil
+	}
+	set, err := openPDBSet(*f.pdbDir)
+	if err != nil {
+		return nil, nil, nop, err
+	}
+	closer := nop
+	if c, ok := set.(io.Closer); ok {
+		closer = func() { c.Close() }
+	}
+	return algo, set, closer, nil
+}
+
+// heuristicFor returns the heuristic for a board of geo, reflecting a PDB on square
+// boards unless --reflect=false (asking for it on a non-square board is an error).
+func (f *searchFlags) heuristicFor(geo *slide.Geometry, goal slide.Goal, set solver.PatternSet) (solver.Heuristic, error) {
+	name := *f.heuristic
+	if name == "pdb" && *f.reflect {
+		explicit := false
+		f.fs.Visit(func(fl *flag.Flag) { explicit = explicit || fl.Name == "reflect" })
+		if geo.Rows == geo.Cols || explicit {
+			name = "pdb+reflect"
+		}
+	}
+	return solver.NewHeuristic(name, geo, goal, set)
+}
+
+func runSolve(e *env, args []string) error {
+	fs := newFlags(e, "solve", solveArgs)
+	sf := addSearchFlags(fs, "idastar")
+	goalName := fs.String("goal", "", "goal: blank-last or blank-first (default: the PDB set's goal, else blank-last)")
+	rows := fs.Int("rows", 0, "board rows (default: from --pdb, else from each state: a square board)")
+	cols := fs.Int("cols", 0, "board columns (see --rows)")
+	timeout := fs.Duration("timeout", 0, "give up on a state after this long (0: never)")
+	asJSON := fs.Bool("json", false, "print one JSON object per state")
+	states, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if (*rows == 0) != (*cols == 0) {
+		return fmt.Errorf("%w: give both --rows and --cols, or neither", errUsage)
+	}
+	algo, set, closeSet, err := sf.setup()
+	if err != nil {
+		return err
+	}
+	defer closeSet()
+	goal := slide.BlankLast
+	switch {
+	case *goalName != "":
+		if goal, err = slide.ParseGoal(*goalName); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if set != nil && set.Goal() != goal.String() {
+			return fmt.Errorf("%w: the pattern databases in %s are for the %s goal, not --goal %v", errUsage, *sf.pdbDir, set.Goal(), goal)
+		}
+	case set != nil:
+		if goal, err = slide.ParseGoal(set.Goal()); err != nil {
+			return err
+		}
+	}
+	var fixed *slide.Geometry
+	switch {
+	case *rows != 0:
+		if fixed, err = slide.NewGeometry(*rows, *cols); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if set != nil && (set.Rows() != *rows || set.Cols() != *cols) {
+			return fmt.Errorf("%w: the pattern databases in %s are for %d×%d boards, not %v", errUsage, *sf.pdbDir, set.Rows(), set.Cols(), fixed)
+		}
+	case set != nil:
+		if fixed, err = slide.NewGeometry(set.Rows(), set.Cols()); err != nil {
+			return err
+		}
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	heuristics := map[[2]int]solver.Heuristic{}
+	solve := func(state string) solveLine {
+		state = strings.TrimSpace(state)
+		geo := fixed
+		if geo == nil {
+			r, c, err := inferSize(state)
+			if err != nil {
+				return solveLine{State: state, Error: err.Error()}
+			}
+			if geo, err = slide.NewGeometry(r, c); err != nil {
+				return solveLine{State: state, Error: err.Error()}
+			}
+		}
+		board, err := geo.Parse(state)
+		if err != nil {
+			return solveLine{State: state, Error: err.Error()}
+		}
+		state = geo.Format(board)
+		h := heuristics[[2]int{geo.Rows, geo.Cols}]
+		if h == nil {
+			if h, err = sf.heuristicFor(geo, goal, set); err != nil {
+				return solveLine{State: state, Error: err.Error()}
+			}
+			heuristics[[2]int{geo.Rows, geo.Cols}] = h
+		}
+		sctx, cancel := ctx, context.CancelFunc(func() {})
+		if *timeout > 0 {
+			sctx, cancel = context.WithTimeout(ctx, *timeout)
+		}
+		res, err := algo(sctx, h, board, solver.Options{MaxNodes: *sf.maxNodes})
+		cancel()
+		switch {
+		case errors.Is(err, solver.ErrUnsolvable):
+			f := false
+			return solveLine{State: state, Solvable: &f, Error: err.Error()}
+		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+			return solveLine{State: state, Error: fmt.Sprintf("gave up after --timeout %v", *timeout)}
+		case err != nil:
+			return solveLine{State: state, Error: err.Error()}
+		}
+		line := solveLine{State: state, Length: &res.Length, Expanded: &res.Expanded, moves: solver.Moves(res.Path)}
+		secs := res.Elapsed.Seconds()
+		line.Seconds = &secs
+		if *sf.algo == "astar" {
+			line.MaxHeap = &res.MaxHeap
+		}
+		for _, b := range res.Path {
+			line.Path = append(line.Path, geo.Format(b))
+		}
+		return line
+	}
+
+	out := bufio.NewWriter(e.stdout)
+	defer out.Flush()
+	failed := false
+	answer := func(state string) {
+		line := solve(state)
+		if line.Error != "" {
+			failed = true
+		}
+		if *asJSON {
+			b, _ := json.Marshal(line)
+			out.Write(append(b, '\n'))
+		} else {
+			writeSolveText(out, line)
+		}
+		out.Flush() // answers can be slow: show each as it comes
+	}
+	if len(states) > 0 {
+		for _, s := range states {
+			if ctx.Err() != nil {
+				break
+			}
+			answer(s)
+		}
+	} else {
+		sc := bufio.NewScanner(e.stdin)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for ctx.Err() == nil && sc.Scan() {
+			if s := strings.TrimSpace(sc.Text()); s != "" {
+				answer(s)
+			}
+		}
+		if err := sc.Err(); err != nil {
+			out.Flush()
+			return fmt.Errorf("reading states from stdin: %w", err)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		out.Flush()
+		return fmt.Errorf("interrupted")
+	}
+	if failed {
+		return errSilentFail
+	}
+	return nil
+}
+
+func writeSolveText(w io.Writer, l solveLine) {
+	switch {
+	case l.Error != "":
+		fmt.Fprintf(w, "%s: error: %s\n", l.State, l.Error)
+		return
+	case *l.Length == 0:
+		fmt.Fprintf(w, "%s: length 0 (the goal)", l.State)
+	default:
+		moves := make([]string, len(l.moves))
+		for i, t := range l.moves {
+			moves[i] = strconv.Itoa(int(t))
+		}
+		fmt.Fprintf(w, "%s: length %d; tiles to slide: %s", l.State, *l.Length, strings.Join(moves, " "))
+	}
+	fmt.Fprintf(w, "; expanded %s", commas(*l.Expanded))
+	if l.MaxHeap != nil {
+		fmt.Fprintf(w, ", max heap %s", commas(uint64(*l.MaxHeap)))
+	}
+	fmt.Fprintf(w, ", %.3f s\n", *l.Seconds)
+}
+
+// nounCount returns "1 worker" or "2 workers".
+func nounCount(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// inferSize guesses the board of a state given without --rows/--cols: rows from the
+// "/" separators when present, else a square board of as many cells as tiles (the
+// compact digit form counts one tile per digit). slide.Geometry.Parse then checks it.
+func inferSize(state string) (rows, cols int, err error) {
+	isSep := func(r rune) bool { return r == ' ' || r == ',' || r == '\t' }
+	count := func(s string) int {
+		f := strings.FieldsFunc(s, isSep)
+		if len(f) == 1 && len(f[0]) <= 10 && len(f[0]) > 2 {
+			return len(f[0]) // compact digits
+		}
+		return len(f)
+	}
+	if strings.Contains(state, "/") {
+		parts := strings.Split(state, "/")
+		return len(parts), count(parts[0]), nil
+	}
+	n := count(state)
+	for k := 2; k <= 5; k++ {
+		if k*k == n {
+			return k, k, nil
+		}
+	}
+	if n == 0 {
+		return 0, 0, errors.New("empty state")
+	}
+	return 0, 0, fmt.Errorf("cannot tell the board size of %d tiles: square boards have 4, 9, 16 or 25; give --rows and --cols", n)
+}
+
+// runBenchKorf is `tablesmith bench korf`: Korf's 100 15-puzzle instances, each length
+// checked against the listed optimum.
+func runBenchKorf(e *env, args []string) error {
+	fs := newFlags(e, "bench korf", korfArgs)
+	sf := addSearchFlags(fs, "idastar")
+	file := fs.String("file", benchmarks.KorfFile, "the instance file")
+	first := fs.Int("first", 0, "solve only the first N instances (0: all)")
+	ids := fs.String("ids", "", "solve only these instances (comma-separated ids)")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "instances solved at once")
+	asJSON := fs.Bool("json", false, "print the rows and the total as JSON")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
+	}
+	if *first < 0 || *workers < 1 {
+		return fmt.Errorf("%w: --first must be ≥ 0 and --workers ≥ 1", errUsage)
+	}
+	all, err := benchmarks.ReadKorf(*file)
+	if err != nil {
+		return err
+	}
+	inst := all
+	if *ids != "" {
+		var list []int
+		for _, f := range strings.Split(*ids, ",") {
+			id, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil {
+				return fmt.Errorf("%w: --ids: %q is not an instance id", errUsage, f)
+			}
+			list = append(list, id)
+		}
+		if inst, err = benchmarks.SelectKorf(all, list); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	if *first > 0 && *first < len(inst) {
+		inst = inst[:*first]
+	}
+	t0 := time.Now()
+	algo, set, closeSet, err := sf.setup()
+	if err != nil {
+		return err
+	}
+	defer closeSet()
+	load := time.Since(t0)
+	h, err := sf.heuristicFor(benchmarks.KorfGeometry(), slide.BlankFirst, set)
+	if err != nil {
+		return err
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	out := bufio.NewWriter(e.stdout)
+	defer out.Flush()
+	rate := func(r benchmarks.KorfRow) float64 {
+		if r.Seconds == 0 {
+			return 0
+		}
+		return float64(r.Generated) / r.Seconds
+	}
+	if !*asJSON {
+		fmt.Fprintf(out, "Korf's 15-puzzle instances (%s): %s, %s + %s, %s, %s %s/%s\n",
+			*file, nounCount(len(inst), "instance"), *sf.algo, h.Name(), nounCount(*workers, "worker"),
+			runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		if set != nil {
+			fmt.Fprintf(out, "pattern databases %s loaded in %.2f s\n", *sf.pdbDir, load.Seconds())
+		}
+		fmt.Fprintf(out, "%4s %6s %7s %15s %15s %9s %12s\n", "id", "length", "optimal", "expanded", "generated", "seconds", "generated/s")
+		out.Flush()
+	}
+	progress := func(r benchmarks.KorfRow) {
+		if *asJSON {
+			return
+		}
+		mark := ""
+		if !r.OK() {
+			mark = "  WRONG"
+		}
+		fmt.Fprintf(out, "%4d %6d %7d %15s %15s %9.3f %12s%s\n", r.ID, r.Length, r.Optimal, commas(r.Expanded),
+			commas(r.Generated), r.Seconds, commas(uint64(rate(r))), mark)
+		out.Flush()
+	}
+	start := time.Now()
+	rows, err := benchmarks.RunKorf(ctx, inst, benchmarks.KorfOptions{Algo: algo, Heuristic: h, Workers: *workers,
+		Search: solver.Options{MaxNodes: *sf.maxNodes}, Progress: progress})
+	if err != nil {
+		return err
+	}
+	wall := time.Since(start)
+	tot := benchmarks.KorfTotal(rows)
+	var wrong []int
+	for _, r := range rows {
+		if !r.OK() {
+			wrong = append(wrong, r.ID)
+		}
+	}
+	if *asJSON {
+		type jsonRow struct {
+			ID          int     `json:"id"`
+			Length      int     `json:"length"`
+			Optimal     int     `json:"optimal"`
+			Expanded    uint64  `json:"expanded"`
+			Generated   uint64  `json:"generated"`
+			Seconds     float64 `json:"seconds"`
+			NodesPerSec float64 `json:"generated_per_second"`
+		}
+		doc := struct {
+			Algo        string    `json:"algo"`
+			Heuristic   string    `json:"heuristic"`
+			Workers     int       `json:"workers"`
+			LoadSeconds float64   `json:"load_seconds"`
+			WallSeconds float64   `json:"wall_seconds"`
+			Instances   []jsonRow `json:"instances"`
+			Total       jsonRow   `json:"total"`
+			Wrong       []int     `json:"wrong"`
+		}{Algo: *sf.algo, Heuristic: h.Name(), Workers: *workers, LoadSeconds: load.Seconds(), WallSeconds: wall.Seconds(), Wrong: wrong}
+		for _, r := range rows {
+			doc.Instances = append(doc.Instances, jsonRow{r.ID, r.Length, r.Optimal, r.Expanded, r.Generated, r.Seconds, rate(r)})
+		}
+		doc.Total = jsonRow{0, tot.Length, tot.Optimal, tot.Expanded, tot.Generated, tot.Seconds, rate(tot)}
+		if doc.Wrong == nil {
+			doc.Wrong = []int{}
+		}
+		b, _ := json.Marshal(doc)
+		out.Write(append(b, '\n'))
+	} else {
+		fmt.Fprintf(out, "%4s %6d %7d %15s %15s %9.3f %12s\n", "all", tot.Length, tot.Optimal, commas(tot.Expanded),
+			commas(tot.Generated), tot.Seconds, commas(uint64(rate(tot))))
+		n := max(len(rows), 1)
+		fmt.Fprintf(out, "%d instances in %.2f s wall (%.2f s in searches), %s generated nodes per instance on average\n",
+			len(rows), wall.Seconds(), tot.Seconds, commas(tot.Generated/uint64(n)))
+		if len(wrong) == 0 {
+			fmt.Fprintln(out, "every length equals the listed optimum")
+		}
+	}
+	if len(wrong) > 0 {
+		out.Flush()
+		return fmt.Errorf("instances %v: length differs from the listed optimum", wrong)
+	}
+	return nil
+}
+
+// runBenchAStar is `tablesmith bench astar`: the README's 8-puzzle comparison of A*
+// under each heuristic on the same random instances.
+func runBenchAStar(e *env, args []string) error {
+	fs := newFlags(e, "bench astar", astarArgs)
+	instances := fs.Int("instances", 200, "random solvable 8-puzzle instances")
+	seed := fs.Uint64("seed", 1, "seed of the instances")
+	asJSON := fs.Bool("json", false, "print the rows as JSON")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 || *instances < 1 {
+		return fmt.Errorf("%w: want no arguments and --instances ≥ 1", errUsage)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rows, err := benchmarks.EightAStar(ctx, benchmarks.EightAStarOptions{Instances: *instances, Seed: *seed})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return json.NewEncoder(e.stdout).Encode(rows)
+	}
+	fmt.Fprintf(e.stdout, "8-puzzle A*: %d random solvable instances (seed %d, blank-last goal, mean length %.2f); PDB = tiles 1-4 / 5-8\n",
+		*instances, *seed, rows[0].MeanLength)
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "heuristic\texpanded (mean)\texpanded (max)\tmax heap (mean)\tmax heap (max)\treopened\tseconds\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%.1f\t%s\t%.1f\t%s\t%d\t%.3f\t\n", r.Heuristic, r.MeanExpand, commas(r.MaxExpand),
+			r.MeanMaxHeap, commas(uint64(r.MaxMaxHeap)), r.Reopened, r.Seconds)
+	}
+	return tw.Flush()
+}
+
+// openPDBSet opens a directory of pattern databases written by tables.BuildPDBSet; a variable
+// so that tests can stand in an in-memory set.
+var openPDBSet = func(dir string) (solver.PatternSet, error) {
+	set, err := tables.OpenPDBSet(dir)
+	if err != nil {
+		return nil, err // not a typed nil in the interface
+	}
+	return set, nil
+}
