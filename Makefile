@@ -6,7 +6,7 @@ WORKERS ?= 2
 # Packages with concurrent code, tested again under the race detector.
 RACE_PKGS := ./builder/ ./format/ ./tables/ ./cmd/tablesmith/
 
-.PHONY: all build tables test test-long bench fuzz vet fmt clean
+.PHONY: all build tables test test-long bench bench-korf bench-big fuzz vet fmt clean
 
 all: build
 
@@ -36,10 +36,36 @@ test-long:
 bench: build
 	@mkdir -p bench
 	$(GO) test -run '^$$' -bench . -benchtime 1s ./index/ ./format/ ./benchmarks/ ./games/... | tee bench/go-bench.txt
-	$(BIN) bench --workers $(WORKERS) | tee bench/schemes.txt
+	$(BIN) bench eight --workers $(WORKERS) | tee bench/schemes.txt
+	$(BIN) bench hanoi --pegs 4 --disks 12 --workers $(WORKERS) | tee bench/hanoi.txt
+	$(BIN) bench astar --instances 1000 | tee bench/astar.txt
+
+# The 7-8 additive pattern databases of the 15-puzzle (blank-first goal, as Korf's
+# instances), built once into data/.
+PDB78 := $(DATA)/pdb78
+$(PDB78)/manifest.json:
+	$(MAKE) build
+	@mkdir -p $(DATA)
+	$(BIN) build pdb --rows 4 --cols 4 --goal blank-first --partition 7-8 --workers $(WORKERS) -o $(PDB78)
+
+# Korf's 100 15-puzzle instances: IDA* with the 7-8 pattern databases plus reflection;
+# fails if any length differs from the listed optimum.
+bench-korf: build $(PDB78)/manifest.json
+	@mkdir -p bench
+	$(BIN) bench korf --pdb $(PDB78) --workers $(WORKERS) | tee bench/korf.txt
+
+# The large builds of the issues, timed with peak memory (minutes each).
+TIME := $(shell command -v /usr/bin/time >/dev/null && echo /usr/bin/time -v)
+bench-big: build
+	@mkdir -p bench $(DATA)
+	$(TIME) $(BIN) build slide --rows 3 --cols 4 --workers $(WORKERS) -o $(DATA)/slide-3x4.tsm 2>&1 | tee bench/slide-3x4.txt
+	$(TIME) $(BIN) build hanoi --pegs 3 --disks 20 --workers $(WORKERS) -o $(DATA)/hanoi-3x20.tsm 2>&1 | tee bench/hanoi-3x20.txt
+	$(TIME) $(BIN) build hanoi --pegs 4 --disks 16 --workers $(WORKERS) -o $(DATA)/hanoi-4x16.tsm 2>&1 | tee bench/hanoi-4x16.txt
+	$(BIN) bench hanoi --pegs 4 --disks 14 --workers $(WORKERS) | tee bench/hanoi-4x14.txt
 
 # A short run of every fuzz target.
 fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzParseKorf -fuzztime 30s ./benchmarks/
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./games/slide/
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./games/hanoi/
 	$(GO) test -run '^$$' -fuzz FuzzOpen  -fuzztime 60s ./format/
