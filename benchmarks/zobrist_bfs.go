@@ -17,7 +17,6 @@ type zNode struct {
 // Zobrist keys, updating each key in O(1) per move. It returns the states per level. It
 // trusts the keys not to collide on the space (checked for all 9! boards in package index).
 func ZobristBFS(geo *slide.Geometry, goal []uint8, z *index.Zobrist) []uint64 {
-	n := geo.Cells()
 	var start zNode
 	copy(start.board[:], goal)
 	start.blank = uint8(slide.Blank(goal))
@@ -47,7 +46,6 @@ func ZobristBFS(geo *slide.Geometry, goal []uint8, z *index.Zobrist) []uint64 {
 		}
 		cur, next = next, cur
 	}
-	_ = n
 	return counts
 }
 

@@ -37,6 +37,7 @@ type Options struct {
 type Progress struct {
 	Level   int           // the level being expanded
 	Reached uint64        // states with a known remoteness so far
+	Base    uint64        // of those, the states known when this run started (from a checkpoint)
 	Expect  uint64        // expected number of reachable states (0: unknown)
 	Slots   uint64        // size of the slot space
 	Elapsed time.Duration // since the search started
@@ -83,6 +84,7 @@ type bfsRun struct {
 
 	level   atomic.Int64
 	reached atomic.Uint64
+	base    uint64 // states restored from a checkpoint
 }
 
 type bfsWorker struct {
@@ -151,6 +153,9 @@ func BFS(ctx context.Context, sp Space, opt Options) (*Result, error) {
 	}
 	for _, c := range counts {
 		r.reached.Add(c)
+	}
+	if opt.Resume != nil {
+		r.base = r.reached.Load()
 	}
 	r.level.Store(int64(len(counts) - 1))
 
@@ -291,8 +296,7 @@ func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare
 			wk.next, wk.found = wk.next[:0], 0
 		}
 	} else {
-		g, gctx := errgroup.WithContext(ctx)
-		_ = gctx
+		var g errgroup.Group
 		for _, wk := range r.workers {
 			g.Go(func() error { return work(wk) })
 		}
@@ -421,7 +425,7 @@ func (r *bfsRun) reportProgress(start time.Time) func() {
 		expect = e.ExpectedStates()
 	}
 	snap := func(done bool) Progress {
-		return Progress{Level: int(r.level.Load()), Reached: r.reached.Load(), Expect: expect,
+		return Progress{Level: int(r.level.Load()), Reached: r.reached.Load(), Base: r.base, Expect: expect,
 			Slots: r.n, Elapsed: time.Since(start), Done: done}
 	}
 	stop := make(chan struct{})

@@ -225,5 +225,8 @@ func ReadCheckpoint(path, key string) (*Checkpoint, error) {
 	if got := binary.LittleEndian.Uint32(tail[:]); got != sum {
 		return nil, bad("checksum mismatch (stored %#x, computed %#x)", got, sum)
 	}
+	if _, err := br.ReadByte(); err != io.EOF {
+		return nil, bad("data after the checksum")
+	}
 	return &Checkpoint{Values: v, Counts: counts}, nil
 }

@@ -99,13 +99,14 @@ type zoWorker struct {
 //
 // Level d starts from the frontier F_d, the slots of cost d, closed under zero-cost moves.
 // Workers split F_d by ranges of bitset words, take the unit-cost moves of each batch of
-// slots, claim the new slots with an atomic OR on the visited bitset, and close each batch
-// of new slots under zero-cost moves at once (repeating until no new slot turns up), so
-// that every slot of F_{d+1} is claimed at cost d+1 and F_{d+1} is closed in turn. The
-// worker whose claim is the first of an entry writes the entry's value, so each value is
-// written once, without atomics. Memory: three bitsets of Slots() bits (visited, this
-// frontier, the next) plus the value array of one byte per entry (for depth bounds below
-// 254).
+// slots, claim the new slots with an atomic OR on the visited bitset (one OR per run of
+// candidates in the same word), and close each batch of new slots under zero-cost moves
+// at once (repeating until no new slot turns up, or in one step for a ZeroClosed space),
+// so that every slot of F_{d+1} is claimed at cost d+1 and F_{d+1} is closed in turn. The
+// worker whose OR is the first to set a bit of an entry writes the entry's value, so each
+// value is written once, without atomics. Memory: three bitsets of Slots() bits (visited,
+// this frontier, the next) plus the value array of one byte per entry (for depth bounds
+// below 254).
 //
 // Options.Workers, Batch, Progress and ProgressEvery apply (Progress.Reached counts slots);
 // Resume and AfterLevel are not supported.

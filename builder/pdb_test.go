@@ -13,19 +13,19 @@ import (
 	"tablesmith/index"
 )
 
-// graphSpace is an explicit graph with 0- and 1-cost edges, both stored symmetric.
-type graphSpace struct {
+// zoGraph is an explicit graph with 0- and 1-cost edges, both stored symmetric.
+type zoGraph struct {
 	slots      uint64
 	eb         int
 	goals      []uint64
 	zero, unit [][]uint64
 }
 
-func (g *graphSpace) Slots() uint64      { return g.slots }
-func (g *graphSpace) EntryBits() int     { return g.eb }
-func (g *graphSpace) Goals() []uint64    { return g.goals }
-func (g *graphSpace) DepthBound() uint64 { return 253 }
-func (g *graphSpace) NewExpanders() (zero, unit func(dst, src []uint64) []uint64) {
+func (g *zoGraph) Slots() uint64      { return g.slots }
+func (g *zoGraph) EntryBits() int     { return g.eb }
+func (g *zoGraph) Goals() []uint64    { return g.goals }
+func (g *zoGraph) DepthBound() uint64 { return 253 }
+func (g *zoGraph) NewExpanders() (zero, unit func(dst, src []uint64) []uint64) {
 	adj := func(lists [][]uint64) func(dst, src []uint64) []uint64 {
 		return func(dst, src []uint64) []uint64 {
 			for _, s := range src {
@@ -37,11 +37,11 @@ func (g *graphSpace) NewExpanders() (zero, unit func(dst, src []uint64) []uint64
 	return adj(g.zero), adj(g.unit)
 }
 
-// randomGraph makes a sparse random graph: zero-cost edges mostly inside an entry, some
+// zoRandomGraph makes a sparse random graph: zero-cost edges mostly inside an entry, some
 // across; unit-cost edges anywhere; some slots isolated (unreachable).
-func randomGraph(rng *rand.Rand, entries uint64, eb int) *graphSpace {
+func zoRandomGraph(rng *rand.Rand, entries uint64, eb int) *zoGraph {
 	n := entries << eb
-	g := &graphSpace{slots: n, eb: eb, zero: make([][]uint64, n), unit: make([][]uint64, n)}
+	g := &zoGraph{slots: n, eb: eb, zero: make([][]uint64, n), unit: make([][]uint64, n)}
 	add := func(lists [][]uint64, a, b uint64) {
 		lists[a] = append(lists[a], b)
 		lists[b] = append(lists[b], a)
@@ -176,7 +176,7 @@ func TestZeroOneBFSRandomGraphs(t *testing.T) {
 			if testing.Short() && entries > 300 {
 				continue
 			}
-			g := randomGraph(rng, entries, eb)
+			g := zoRandomGraph(rng, entries, eb)
 			for _, opt := range []Options{{Workers: 1}, {Workers: 2, Batch: 3}, {Workers: 3, Batch: 64}} {
 				t.Run(fmt.Sprintf("eb%d/entries%d/w%d", eb, entries, opt.Workers), func(t *testing.T) {
 					res, err := ZeroOneBFS(context.Background(), g, opt)
@@ -190,10 +190,10 @@ func TestZeroOneBFSRandomGraphs(t *testing.T) {
 	}
 }
 
-// tileSpace is a sliding-tile pattern space written here independently of games/slide:
+// zoTiles is a sliding-tile pattern space written here independently of games/slide:
 // a slot is (cells of the pattern tiles, blank cell), ranked as the pattern tuple's
 // partial-permutation rank followed by the blank's digit among the free cells.
-type tileSpace struct {
+type zoTiles struct {
 	rows, cols int
 	tiles      []uint8 // pattern tiles
 	goal       []uint8 // goal cell of each pattern tile, then of the blank
@@ -201,9 +201,9 @@ type tileSpace struct {
 	eb         int
 }
 
-func newTileSpace(rows, cols int, tiles []uint8) *tileSpace {
+func newZoTiles(rows, cols int, tiles []uint8) *zoTiles {
 	n := rows * cols
-	ts := &tileSpace{rows: rows, cols: cols, tiles: tiles, pp: index.NewPartialPerm(n, len(tiles))}
+	ts := &zoTiles{rows: rows, cols: cols, tiles: tiles, pp: index.NewPartialPerm(n, len(tiles))}
 	for _, tile := range tiles {
 		ts.goal = append(ts.goal, tile-1) // blank last: tile t in cell t-1
 	}
@@ -214,13 +214,13 @@ func newTileSpace(rows, cols int, tiles []uint8) *tileSpace {
 	return ts
 }
 
-func (ts *tileSpace) Slots() uint64      { return ts.pp.Size() << ts.eb }
-func (ts *tileSpace) EntryBits() int     { return ts.eb }
-func (ts *tileSpace) DepthBound() uint64 { return 253 }
-func (ts *tileSpace) Goals() []uint64    { return []uint64{ts.rank(ts.goal)} }
+func (ts *zoTiles) Slots() uint64      { return ts.pp.Size() << ts.eb }
+func (ts *zoTiles) EntryBits() int     { return ts.eb }
+func (ts *zoTiles) DepthBound() uint64 { return 253 }
+func (ts *zoTiles) Goals() []uint64    { return []uint64{ts.rank(ts.goal)} }
 
 // rank maps (pattern cells..., blank cell) to a slot.
-func (ts *tileSpace) rank(st []uint8) uint64 {
+func (ts *zoTiles) rank(st []uint8) uint64 {
 	k := len(ts.tiles)
 	free := 0
 	for c := range int(st[k]) {
@@ -232,7 +232,7 @@ func (ts *tileSpace) rank(st []uint8) uint64 {
 }
 
 // unrank is rank's inverse; ok is false for a spare slot of an entry.
-func (ts *tileSpace) unrank(slot uint64) (st []uint8, ok bool) {
+func (ts *zoTiles) unrank(slot uint64) (st []uint8, ok bool) {
 	k := len(ts.tiles)
 	st = make([]uint8, k+1)
 	ts.pp.Unrank(slot>>ts.eb, st)
@@ -250,12 +250,12 @@ func (ts *tileSpace) unrank(slot uint64) (st []uint8, ok bool) {
 	return nil, false
 }
 
-func (ts *tileSpace) adjacent(a, b int) bool {
+func (ts *zoTiles) adjacent(a, b int) bool {
 	ra, ca, rb, cb := a/ts.cols, a%ts.cols, b/ts.cols, b%ts.cols
 	return (ra == rb && (ca-cb == 1 || cb-ca == 1)) || (ca == cb && (ra-rb == 1 || rb-ra == 1))
 }
 
-func (ts *tileSpace) NewExpanders() (zero, unit func(dst, src []uint64) []uint64) {
+func (ts *zoTiles) NewExpanders() (zero, unit func(dst, src []uint64) []uint64) {
 	k := len(ts.tiles)
 	gen := func(cost int) func(dst, src []uint64) []uint64 {
 		return func(dst, src []uint64) []uint64 {
@@ -287,13 +287,13 @@ func (ts *tileSpace) NewExpanders() (zero, unit func(dst, src []uint64) []uint64
 	return gen(0), gen(1)
 }
 
-// closedTiles is tileSpace whose zero expander returns whole closures (ZeroClosed).
-type closedTiles struct{ *tileSpace }
+// zoClosedTiles is zoTiles whose zero expander returns whole closures (ZeroClosed).
+type zoClosedTiles struct{ *zoTiles }
 
-func (c closedTiles) ZeroClosed() bool { return true }
+func (c zoClosedTiles) ZeroClosed() bool { return true }
 
-func (c closedTiles) NewExpanders() (zero, unit func(dst, src []uint64) []uint64) {
-	step, unit := c.tileSpace.NewExpanders()
+func (c zoClosedTiles) NewExpanders() (zero, unit func(dst, src []uint64) []uint64) {
+	step, unit := c.zoTiles.NewExpanders()
 	zero = func(dst, src []uint64) []uint64 {
 		for _, s := range src {
 			seen := map[uint64]bool{s: true}
@@ -329,7 +329,7 @@ func TestZeroOneBFSTiles(t *testing.T) {
 		{3, 3, []uint8{1, 2, 3, 4}}, {3, 3, []uint8{5, 6, 7, 8}}, {3, 3, []uint8{2, 7}},
 		{2, 2, []uint8{1, 2, 3}},
 	} {
-		sp := newTileSpace(c.rows, c.cols, c.tiles)
+		sp := newZoTiles(c.rows, c.cols, c.tiles)
 		t.Run(fmt.Sprintf("%dx%d%v", c.rows, c.cols, c.tiles), func(t *testing.T) {
 			t.Parallel()
 			res, err := ZeroOneBFS(context.Background(), sp, Options{Workers: 2, Batch: 16})
@@ -337,7 +337,7 @@ func TestZeroOneBFSTiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkZeroOne(t, sp, res)
-			closed, err := ZeroOneBFS(context.Background(), closedTiles{sp}, Options{Workers: 2, Batch: 16})
+			closed, err := ZeroOneBFS(context.Background(), zoClosedTiles{sp}, Options{Workers: 2, Batch: 16})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -356,7 +356,7 @@ func TestZeroOneBFSTiles(t *testing.T) {
 
 func TestZeroOneBFSProgressAndErrors(t *testing.T) {
 	t.Parallel()
-	sp := newTileSpace(3, 3, []uint8{1, 2, 3, 4, 5})
+	sp := newZoTiles(3, 3, []uint8{1, 2, 3, 4, 5})
 	var calls, done atomic.Int64
 	var last atomic.Uint64
 	res, err := ZeroOneBFS(context.Background(), sp, Options{Workers: 2, ProgressEvery: 1,
@@ -382,11 +382,11 @@ func TestZeroOneBFSProgressAndErrors(t *testing.T) {
 	if _, err := ZeroOneBFS(context.Background(), sp, Options{AfterLevel: func(*Checkpoint) error { return nil }}); err == nil {
 		t.Error("AfterLevel accepted")
 	}
-	bad := &graphSpace{slots: 6, eb: 2, zero: make([][]uint64, 6), unit: make([][]uint64, 6)}
+	bad := &zoGraph{slots: 6, eb: 2, zero: make([][]uint64, 6), unit: make([][]uint64, 6)}
 	if _, err := ZeroOneBFS(context.Background(), bad, Options{}); err == nil || !strings.Contains(err.Error(), "entries") {
 		t.Errorf("6 slots in 4-slot entries: %v", err)
 	}
-	bad = &graphSpace{slots: 8, eb: 2, goals: []uint64{8}, zero: make([][]uint64, 8), unit: make([][]uint64, 8)}
+	bad = &zoGraph{slots: 8, eb: 2, goals: []uint64{8}, zero: make([][]uint64, 8), unit: make([][]uint64, 8)}
 	if _, err := ZeroOneBFS(context.Background(), bad, Options{}); err == nil {
 		t.Error("goal out of range accepted")
 	}

@@ -105,3 +105,18 @@ func (v *Values) Set(i, x uint64) {
 
 // Bytes exposes the backing array (for checkpoints).
 func (v *Values) Bytes() []byte { return v.data }
+
+// MemoryEstimate is the peak memory a BFS over sp needs, in bytes: the values, the
+// visited bitset, two frontier bitsets and the frontier lists (at most one bitset's worth
+// before the frontier switches to a bitset).
+func MemoryEstimate(sp Space) (uint64, error) {
+	w, err := WidthFor(sp.DepthBound())
+	if err != nil {
+		return 0, err
+	}
+	n := sp.Slots()
+	if n > math.MaxUint64/8 {
+		return math.MaxUint64, nil
+	}
+	return n*uint64(w) + 4*(n/8+8), nil
+}

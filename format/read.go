@@ -19,14 +19,15 @@ type Reader struct {
 	name   string    // for error messages: "path: " or ""
 	size   int64
 
-	meta   Metadata
-	slots  uint64
-	spb    uint64
-	bits   int
-	mask   uint64
-	index  []blockHandle
-	cache  *blockCache
-	closed atomic.Bool
+	meta    Metadata
+	version int
+	slots   uint64
+	spb     uint64
+	bits    int
+	mask    uint64
+	index   []blockHandle
+	cache   *blockCache
+	closed  atomic.Bool
 }
 
 // decoder is shared by all Readers. DecodeAll is safe for concurrent use;
@@ -133,7 +134,7 @@ func open(ra io.ReaderAt, size int64) (*Reader, error) {
 		return nil, err
 	}
 	return &Reader{
-		ra: ra, size: size, meta: meta,
+		ra: ra, size: size, meta: meta, version: int(h.version),
 		slots: h.slots, spb: h.spb, bits: h.codeBits, mask: 1<<uint(h.codeBits) - 1,
 		index: index,
 		cache: newBlockCache(len(index), DefaultCacheBytes),
@@ -158,6 +159,9 @@ func (r *Reader) Meta() Metadata { return r.meta.clone() }
 
 // FileSize returns the size of the table file in bytes.
 func (r *Reader) FileSize() int64 { return r.size }
+
+// Version returns the format version the file was written with.
+func (r *Reader) Version() int { return r.version }
 
 // Blocks returns the number of compressed blocks.
 func (r *Reader) Blocks() int { return len(r.index) }

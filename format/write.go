@@ -73,7 +73,9 @@ func writeFile(ctx context.Context, path string, meta Metadata, src CodeSource, 
 		meta.Build.Created = time.Now().UTC().Truncate(time.Second)
 	}
 
-	dir, base := filepath.Split(path)
+	// The temp file must be in the target's directory: a rename across filesystems
+	// fails, and filepath.Split("x.tsm") would leave dir empty (= $TMPDIR).
+	dir, base := filepath.Dir(path), filepath.Base(path)
 	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
 		return meta, err

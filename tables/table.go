@@ -26,8 +26,9 @@ type Answer struct {
 	Remoteness int    // moves on a shortest path to a goal (when Reachable)
 }
 
-// ErrWrongTable marks a query the table cannot answer: a state of another game or size.
-var ErrWrongTable = errors.New("state does not belong to this table")
+// ErrBadState marks a query the table cannot answer: a malformed state, or one of
+// another game or board size (the message says which).
+var ErrBadState = errors.New("invalid state")
 
 // Open opens a table file, checks its structure, and recreates the game and index scheme
 // its metadata names. Blocks are read (and checked) only when a lookup needs them.
@@ -83,11 +84,11 @@ func (t *Table) Reader() *format.Reader { return t.r }
 func (t *Table) Lookup(state string) (Answer, error) {
 	norm, err := t.dom.Normalize(state)
 	if err != nil {
-		return Answer{}, fmt.Errorf("%w: %w", ErrWrongTable, err)
+		return Answer{}, fmt.Errorf("%w: %w", ErrBadState, err)
 	}
 	slot, ok, err := t.dom.Slot(norm)
 	if err != nil {
-		return Answer{}, fmt.Errorf("%w: %w", ErrWrongTable, err)
+		return Answer{}, fmt.Errorf("%w: %w", ErrBadState, err)
 	}
 	a := Answer{State: norm}
 	if !ok {
@@ -220,7 +221,7 @@ func (t *Table) Info() Info {
 		Unreachable: unreachable, Holes: holes, MaxRemoteness: len(counts) - 1,
 		Counts: counts, Bytes: t.r.FileSize(), CodeBits: t.meta.CodeBits,
 		Blocks: t.r.Blocks(), SlotsPerBlock: t.r.SlotsPerBlock(),
-		FormatVersion: format.Version, Build: t.meta.Build, Raw: t.meta,
+		FormatVersion: t.r.Version(), Build: t.meta.Build, Raw: t.meta,
 	}
 	if states > 0 {
 		info.BitsPerState = float64(info.Bytes) * 8 / float64(states)

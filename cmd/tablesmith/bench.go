@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"tablesmith/benchmarks"
+	"tablesmith/games/hanoi"
 )
 
 const benchArgs = "[eight|hanoi|korf|astar] [flags] [--json] (-h after the kind for its flags)"
@@ -48,6 +49,18 @@ func runBenchHanoi(e *env, args []string) error {
 	}
 	if len(pos) != 0 {
 		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
+	}
+	if *workers < 1 {
+		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
+	}
+	for _, scheme := range hanoi.SchemeNames() {
+		sp, err := hanoi.NewSpace(hanoi.Params{Pegs: *pegs, Disks: *disks, Index: scheme})
+		if err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if err := planMemory(sp); err != nil {
+			return err
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -91,6 +104,9 @@ func runBenchEight(e *env, args []string) error {
 	}
 	if len(pos) != 0 {
 		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
+	}
+	if *workers < 1 {
+		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
 	}
 	opt := benchmarks.EightOptions{Workers: *workers}
 	if *quick {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -27,9 +29,12 @@ type buildSpec struct {
 	space  builder.Space
 }
 
-const buildArgs = "eight|slide|hanoi [flags] -o FILE"
+const buildArgs = "eight|slide|hanoi|pdb [flags] -o FILE|DIR"
 
 func runBuild(e *env, args []string) error {
+	if len(args) > 0 && args[0] == "pdb" {
+		return runBuildPDB(e, args[1:])
+	}
 	fs := newFlags(e, "build", buildArgs)
 	index := fs.String("index", "", "index scheme (eight: lex|lex-half|mr|branch767359, default lex; slide: default lex-half; hanoi: classes|seed|plain, default classes)")
 	goal := fs.String("goal", "blank-last", "sliding puzzles: goal layout, blank-last or blank-first")
@@ -48,13 +53,16 @@ func runBuild(e *env, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: want one of eight, slide, hanoi (got %q)", errUsage, pos)
+		return fmt.Errorf("%w: want one of eight, slide, hanoi, pdb (got %q)", errUsage, pos)
 	}
 	if *out == "" {
 		return fmt.Errorf("%w: -o FILE is required", errUsage)
 	}
 	if *workers < 1 {
 		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
+	}
+	if err := onlyFlags(fs, buildFlags[pos[0]]...); err != nil {
+		return err
 	}
 	var spec buildSpec
 	switch pos[0] {
@@ -76,6 +84,9 @@ func runBuild(e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
+	if err := planMemory(spec.space); err != nil {
+		return err
+	}
 	var checkpointing bool
 	switch *ckpt {
 	case "auto":
@@ -95,6 +106,28 @@ func runBuild(e *env, args []string) error {
 		every = *ckptEvery
 	}
 	return buildTable(ctx, e, spec, *out, *workers, *resume, every, *asJSON)
+}
+
+// buildFlags are the flags each kind of build reads besides the common ones; a flag of
+// another kind is a usage error rather than silently ignored.
+var buildFlags = map[string][]string{
+	"eight": {"index", "goal"},
+	"slide": {"index", "goal", "rows", "cols"},
+	"hanoi": {"index", "pegs", "disks"},
+}
+
+var commonBuildFlags = []string{"workers", "o", "resume", "checkpoint", "checkpoint-every", "json"}
+
+// onlyFlags returns a usage error naming the first flag set on the command line that is
+// neither common nor among allowed.
+func onlyFlags(fs *flag.FlagSet, allowed ...string) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err == nil && !slices.Contains(allowed, f.Name) && !slices.Contains(commonBuildFlags, f.Name) {
+			err = fmt.Errorf("%w: --%s does not apply to this kind of build", errUsage, f.Name)
+		}
+	})
+	return err
 }
 
 func orDefault(s, def string) string {
@@ -185,7 +218,7 @@ func buildTable(ctx context.Context, e *env, spec buildSpec, out string, workers
 	if err != nil {
 		return err
 	}
-	if checkpointing {
+	if checkpointing || opt.Resume != nil {
 		os.Remove(ckptPath)
 	}
 	t, err := tables.Open(out)

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
+	"tablesmith/format"
 	"tablesmith/tables"
 )
 
@@ -63,30 +65,40 @@ func runVerify(e *env, args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: want exactly one table FILE", errUsage)
 	}
-	report := func(ok bool, msg string) error {
-		if *asJSON {
-			json.NewEncoder(e.stdout).Encode(map[string]any{"file": pos[0], "ok": ok, "message": msg})
-		} else if ok {
-			fmt.Fprintf(e.stdout, "%s: OK, %s\n", pos[0], msg)
-		} else {
-			fmt.Fprintf(e.stdout, "%s: CORRUPT: %s\n", pos[0], msg)
+	// report prints the verdict: OK, CORRUPT (the file is damaged) or ERROR (it could
+	// not be checked, e.g. it does not exist).
+	report := func(err error, msg string) error {
+		verdict := "OK"
+		switch {
+		case errors.Is(err, format.ErrCorrupt):
+			verdict = "CORRUPT"
+		case err != nil:
+			verdict = "ERROR"
 		}
-		if !ok {
+		if err != nil {
+			msg = err.Error()
+		}
+		if *asJSON {
+			json.NewEncoder(e.stdout).Encode(map[string]any{"file": pos[0], "ok": err == nil, "verdict": verdict, "message": msg})
+		} else {
+			fmt.Fprintf(e.stdout, "%s: %s: %s\n", pos[0], verdict, msg)
+		}
+		if err != nil {
 			return errSilentFail
 		}
 		return nil
 	}
 	t, err := tables.Open(pos[0])
 	if err != nil {
-		return report(false, err.Error())
+		return report(err, "")
 	}
 	defer t.Close()
 	bar := newStatus(e, t.Info().Slots)
 	err = t.Verify(context.Background(), bar.write)
 	bar.clear()
 	if err != nil {
-		return report(false, err.Error())
+		return report(err, "")
 	}
 	info := t.Info()
-	return report(true, fmt.Sprintf("%d blocks checked, %s slots, counts match the metadata", info.Blocks, commas(info.Slots)))
+	return report(nil, fmt.Sprintf("%d blocks checked, %s slots, counts match the metadata", info.Blocks, commas(info.Slots)))
 }

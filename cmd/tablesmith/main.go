@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"golang.org/x/term"
 )
 
 // Exit codes: 0 success, 1 a failed check or a bad answer, 2 bad usage.
@@ -34,7 +36,7 @@ type env struct {
 
 func commands() []command {
 	return []command{
-		{"build", "eight|slide|hanoi [flags] -o FILE", "build a table by breadth-first search", runBuild},
+		{"build", buildArgs, "build a table by breadth-first search (pdb: a pattern-database set)", runBuild},
 		{"query", "[--json] [--path] FILE [STATE ...]", "look up states (from stdin when none are given)", runQuery},
 		{"info", "[--json] FILE", "show a table's metadata and counts", runInfo},
 		{"verify", "[--json] FILE", "check every checksum and the counts against the values", runVerify},
@@ -129,7 +131,6 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
+// isTerminal asks the terminal driver: a character device such as /dev/null is no
+// terminal, so a Stat check would draw progress into 2>/dev/null.
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }

@@ -145,7 +145,9 @@ func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{}, {"nonsense"}, {"build"}, {"build", "eight"}, {"build", "nine", "-o", "x"},
 		{"build", "eight", "--index", "nope", "-o", "x"}, {"query"}, {"info"}, {"info", "a", "b"},
-		{"build", "eight", "--bogus", "-o", "x"},
+		{"build", "eight", "--bogus", "-o", "x"}, {"build", "eight", "--rows", "4", "-o", "x"},
+		{"build", "hanoi", "--disks", "3", "--goal", "blank-first", "-o", "x"}, {"build", "eight", "--workers", "0", "-o", "x"},
+		{"bench", "hanoi", "--workers", "-3"}, {"bench", "hanoi", "--pegs", "9"}, {"bench", "nine"},
 	} {
 		if code, _, _ := runCmd(t, "", args...); code != exitUsage {
 			t.Errorf("%q: exit %d, want 2", args, code)

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 
 	"tablesmith/tables"
@@ -45,48 +47,45 @@ func runQuery(e *env, args []string) error {
 		if line.Error != "" {
 			failed = true
 		}
-		if *asJSON {
-			b, _ := json.Marshal(line)
-			out.Write(append(b, '\n'))
-			return
-		}
-		switch {
-		case line.Error != "":
-			fmt.Fprintf(out, "%s: error: %s\n", line.State, line.Error)
-		case line.Remoteness == nil:
-			fmt.Fprintf(out, "%s: unreachable (cannot reach the goal)\n", line.State)
-		default:
-			fmt.Fprintf(out, "%s: remoteness %d", line.State, *line.Remoteness)
-			if *withPath {
-				fmt.Fprintf(out, "; path %s", strings.Join(line.Path, " -> "))
-			}
-			fmt.Fprintln(out)
-		}
+		writeQueryLine(out, *asJSON, line)
 	}
-	if len(pos) > 1 {
-		for _, s := range pos[1:] {
-			answer(s)
-		}
-	} else {
-		sc := bufio.NewScanner(e.stdin)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			if s := strings.TrimSpace(sc.Text()); s != "" {
-				answer(s)
-				if !*asJSON {
-					out.Flush() // interactive use: answer each line as it comes
-				}
-			}
-		}
-		if err := sc.Err(); err != nil {
-			out.Flush()
-			return fmt.Errorf("reading states from stdin: %w", err)
-		}
+	tooLong := func(prefix string) {
+		failed = true
+		writeQueryLine(out, *asJSON, queryLine{State: prefix + "…", Error: fmt.Sprintf("line longer than %d bytes", maxStateLine)})
+	}
+	// Answers are buffered while more input is already waiting, and flushed before the
+	// next read would block: a co-process gets each answer at once, a pipe of millions of
+	// states is not slowed by a write per line.
+	flush := func() { out.Flush() }
+	if err := forEachState(context.Background(), pos[1:], e.stdin, answer, tooLong, flush); err != nil {
+		out.Flush()
+		return err
 	}
 	if failed {
 		return errSilentFail
 	}
 	return nil
+}
+
+// writeQueryLine prints one answer: a JSON object, or a line of text.
+func writeQueryLine(out io.Writer, asJSON bool, line queryLine) {
+	if asJSON {
+		b, _ := json.Marshal(line)
+		out.Write(append(b, '\n'))
+		return
+	}
+	switch {
+	case line.Error != "":
+		fmt.Fprintf(out, "%s: error: %s\n", line.State, line.Error)
+	case line.Remoteness == nil:
+		fmt.Fprintf(out, "%s: unreachable (cannot reach the goal)\n", line.State)
+	default:
+		fmt.Fprintf(out, "%s: remoteness %d", line.State, *line.Remoteness)
+		if line.Path != nil {
+			fmt.Fprintf(out, "; path %s", strings.Join(line.Path, " -> "))
+		}
+		fmt.Fprintln(out)
+	}
 }
 
 // answerOne looks up one state; problems become the line's error, never a failure of the

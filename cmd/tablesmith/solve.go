@@ -206,8 +206,10 @@ func runSolve(e *env, args []string) error {
 		cancel()
 		switch {
 		case errors.Is(err, solver.ErrUnsolvable):
+			// A valid state that cannot reach the goal is an answer, not an error (as
+			// "reachable":false is for query).
 			f := false
-			return solveLine{State: state, Solvable: &f, Error: err.Error()}
+			return solveLine{State: state, Solvable: &f}
 		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
 			return solveLine{State: state, Error: fmt.Sprintf("gave up after --timeout %v", *timeout)}
 		case err != nil:
@@ -233,33 +235,17 @@ func runSolve(e *env, args []string) error {
 		if line.Error != "" {
 			failed = true
 		}
-		if *asJSON {
-			b, _ := json.Marshal(line)
-			out.Write(append(b, '\n'))
-		} else {
-			writeSolveText(out, line)
-		}
+		writeSolveLine(out, *asJSON, line)
 		out.Flush() // answers can be slow: show each as it comes
 	}
-	if len(states) > 0 {
-		for _, s := range states {
-			if ctx.Err() != nil {
-				break
-			}
-			answer(s)
-		}
-	} else {
-		sc := bufio.NewScanner(e.stdin)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for ctx.Err() == nil && sc.Scan() {
-			if s := strings.TrimSpace(sc.Text()); s != "" {
-				answer(s)
-			}
-		}
-		if err := sc.Err(); err != nil {
-			out.Flush()
-			return fmt.Errorf("reading states from stdin: %w", err)
-		}
+	tooLong := func(prefix string) {
+		failed = true
+		writeSolveLine(out, *asJSON, solveLine{State: prefix + "…", Error: fmt.Sprintf("line longer than %d bytes", maxStateLine)})
+		out.Flush()
+	}
+	if err := forEachState(ctx, states, e.stdin, answer, tooLong, func() {}); err != nil {
+		out.Flush()
+		return err
 	}
 	if err := ctx.Err(); err != nil {
 		out.Flush()
@@ -271,10 +257,18 @@ func runSolve(e *env, args []string) error {
 	return nil
 }
 
-func writeSolveText(w io.Writer, l solveLine) {
+func writeSolveLine(w io.Writer, asJSON bool, l solveLine) {
+	if asJSON {
+		b, _ := json.Marshal(l)
+		w.Write(append(b, '\n'))
+		return
+	}
 	switch {
 	case l.Error != "":
 		fmt.Fprintf(w, "%s: error: %s\n", l.State, l.Error)
+		return
+	case l.Solvable != nil && !*l.Solvable:
+		fmt.Fprintf(w, "%s: unsolvable (it cannot reach the goal)\n", l.State)
 		return
 	case *l.Length == 0:
 		fmt.Fprintf(w, "%s: length 0 (the goal)", l.State)

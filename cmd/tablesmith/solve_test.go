@@ -77,7 +77,7 @@ func TestSolveJSON(t *testing.T) {
 		if goal := got[2]; goal["length"] != 0.0 || len(goal["path"].([]any)) != 1 {
 			t.Fatalf("%s: the goal: %v", algo, goal)
 		}
-		if u := got[3]; u["solvable"] != false || !strings.Contains(fmt.Sprint(u["error"]), "unsolvable") || u["length"] != nil {
+		if u := got[3]; u["solvable"] != false || u["error"] != nil || u["length"] != nil {
 			t.Fatalf("%s: unsolvable: %v", algo, u)
 		}
 		for _, m := range got[4:] {
@@ -165,7 +165,7 @@ func TestSolvePDB(t *testing.T) {
 	for _, algo := range []string{"astar", "idastar"} {
 		code, out, stderr := runFunc(t, runSolve, "", "--json", "--pdb", "mem", "--algo", algo, "867254301", "2 1 3 4 5 6 7 8 0")
 		got := jsonLines(t, out)
-		if code != exitFail || got[0]["length"] != 31.0 || got[1]["solvable"] != false {
+		if code != exitOK || got[0]["length"] != 31.0 || got[1]["solvable"] != false {
 			t.Fatalf("%s: exit %d: %s %s", algo, code, out, stderr)
 		}
 	}

@@ -54,7 +54,7 @@ func (s *status) search(p builder.Progress) {
 	if p.Done {
 		return
 	}
-	rate := float64(p.Reached) / p.Elapsed.Seconds()
+	rate := float64(p.Reached-p.Base) / p.Elapsed.Seconds() // this run's own rate, after a resume too
 	line := fmt.Sprintf("search: level %d, %s states, %s/s", p.Level, commas(p.Reached), si(rate))
 	if p.Expect > 0 {
 		pct := 100 * float64(p.Reached) / float64(p.Expect)

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"time"
+
+	"tablesmith/builder"
+	"tablesmith/format"
+	"tablesmith/tables"
+)
+
+const buildPDBArgs = "pdb --rows R --cols C [--goal blank-last|blank-first] (--groups 1,2,3/4,5 | --partition 7-8) [--workers N] -o DIR"
+
+// runBuildPDB implements `tablesmith build pdb`: an additive pattern-database set for a
+// sliding-tile puzzle, one table per group of tiles plus DIR/manifest.json.
+func runBuildPDB(e *env, args []string) error {
+	fs := newFlags(e, "build", buildPDBArgs)
+	rows := fs.Int("rows", 0, "board rows (2..5)")
+	cols := fs.Int("cols", 0, "board columns (2..5)")
+	goal := fs.String("goal", "blank-last", "goal layout: blank-last or blank-first (Korf's 15-puzzle instances)")
+	groups := fs.String("groups", "", "tile groups: tiles separated by commas, groups by slashes, e.g. 1,2,3/4,5,6")
+	partition := fs.String("partition", "", "groups of consecutive tiles by size, e.g. 7-8 (tiles 1-7 and 8-15), 6-6-3, 5-5-5")
+	encoding := fs.String("encoding", "excess", "what the files store: excess (over the Manhattan distance, halved: fewer bits) or value")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers")
+	out := fs.String("o", "", "output directory (required)")
+	asJSON := fs.Bool("json", false, "print the manifest as JSON")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) != 0:
+		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
+	case *out == "":
+		return fmt.Errorf("%w: -o DIR is required", errUsage)
+	case *rows == 0 || *cols == 0:
+		return fmt.Errorf("%w: --rows and --cols are required", errUsage)
+	case *workers < 1:
+		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
+	case (*groups == "") == (*partition == ""):
+		return fmt.Errorf("%w: give exactly one of --groups and --partition", errUsage)
+	}
+	spec := tables.PDBSpec{Rows: *rows, Cols: *cols, Goal: *goal}
+	switch *encoding {
+	case "excess":
+		spec.Encoding = tables.EncodingPDBExcess
+	case "value":
+		spec.Encoding = tables.EncodingPDBValue
+	default:
+		return fmt.Errorf("%w: --encoding must be excess or value", errUsage)
+	}
+	if *groups != "" {
+		spec.Groups, err = tables.ParsePDBGroups(*groups)
+	} else {
+		spec.Groups, err = tables.PDBPartition(*partition, *rows, *cols)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if err := spec.Normalize(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	bar := newStatus(e, 0)
+	n := len(spec.Groups)
+	opt := tables.PDBBuildOptions{
+		Workers: *workers,
+		Search: func(g int, p builder.Progress) {
+			if p.Done {
+				return
+			}
+			rate := float64(p.Reached) / p.Elapsed.Seconds()
+			line := fmt.Sprintf("group %d/%d: cost %d, %s states, %s/s", g+1, n, p.Level, commas(p.Reached), si(rate))
+			if p.Expect > 0 {
+				line += fmt.Sprintf(", %.1f%%", 100*float64(p.Reached)/float64(p.Expect))
+				if rate > 0 && p.Reached < p.Expect {
+					eta := time.Duration(float64(p.Expect-p.Reached) / rate * float64(time.Second))
+					line += ", ETA " + eta.Round(time.Second).String()
+				}
+			}
+			bar.show(line)
+		},
+		Write: func(g int, done, total uint64) {
+			bar.show(fmt.Sprintf("group %d/%d: write %.1f%% of %s entries", g+1, n, 100*float64(done)/float64(total), commas(total)))
+		},
+		GroupDone: func(g int, info tables.PDBGroupInfo) {
+			bar.clear()
+			if !*asJSON {
+				fmt.Fprintf(e.stdout, "group %d %s: %s entries, max %d, %.1fs, %s (%d-bit codes, %.3f bytes/entry)\n",
+					g+1, tileList(info.Tiles), commas(info.Entries), info.MaxValue, info.Seconds,
+					humanBytes(info.Bytes), info.CodeBits, float64(info.Bytes)/float64(info.Entries))
+			}
+		},
+		Build: format.Build{
+			Tool: "tablesmith", GoVersion: runtime.Version(), Created: time.Now().UTC().Truncate(time.Second),
+			Command: "tablesmith build pdb " + strings.Join(args, " "),
+		},
+	}
+	if host, err := os.Hostname(); err == nil {
+		opt.Build.Host = host
+	}
+	m, err := tables.BuildPDBSet(ctx, *out, spec, opt)
+	bar.clear()
+	if err != nil {
+		return err
+	}
+
+	// Load the set back as a solver would: it checks every file, and tells the memory.
+	set, err := tables.OpenPDBSet(*out)
+	if err != nil {
+		return fmt.Errorf("reopening the new set: %w", err)
+	}
+	defer set.Close()
+	var entries uint64
+	var bytes int64
+	for _, g := range m.Groups {
+		entries += g.Entries
+		bytes += g.Bytes
+	}
+	if *asJSON {
+		return json.NewEncoder(e.stdout).Encode(map[string]any{
+			"dir": *out, "manifest": m, "entries": entries, "file_bytes": bytes,
+			"file_bytes_per_entry": float64(bytes) / float64(entries),
+			"memory_bytes":         set.Bytes(), "memory_bytes_per_entry": set.BytesPerEntry(),
+			"seconds": m.Build.Seconds,
+		})
+	}
+	fmt.Fprintf(e.stdout, "%s: %d groups, %s entries, H at most %d, %.1fs; files %s (%.3f bytes/entry), in memory %s (%.3f bytes/entry)\n",
+		*out, len(m.Groups), commas(entries), maxH(m), m.Build.Seconds, humanBytes(bytes), float64(bytes)/float64(entries),
+		humanBytes(int64(set.Bytes())), set.BytesPerEntry())
+	return nil
+}
+
+// maxH is the sum of the groups' largest values, a bound on the heuristic.
+func maxH(m *tables.PDBManifest) int {
+	h := 0
+	for _, g := range m.Groups {
+		h += g.MaxValue
+	}
+	return h
+}
+
+// tileList writes tiles compactly: runs of consecutive tiles as ranges, "[1-7]",
+// "[1,4,5-8]".
+func tileList(tiles []int) string {
+	var parts []string
+	for i := 0; i < len(tiles); {
+		j := i
+		for j+1 < len(tiles) && tiles[j+1] == tiles[j]+1 {
+			j++
+		}
+		switch {
+		case j == i:
+			parts = append(parts, fmt.Sprint(tiles[i]))
+		default:
+			parts = append(parts, fmt.Sprintf("%d-%d", tiles[i], tiles[j]))
+		}
+		i = j + 1
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}

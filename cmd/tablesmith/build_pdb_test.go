@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tablesmith/tables"
+)
+
+// runPDB calls runBuildPDB in-process (until `build pdb` is dispatched by runBuild).
+func runPDB(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}
+	err := runBuildPDB(e, args)
+	return out.String(), errb.String(), err
+}
+
+func TestBuildPDB(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "set")
+	out, _, err := runPDB(t, "--rows", "3", "--cols", "3", "--partition", "4-4", "--workers", "2", "-o", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "group 1 [1-4]: 3,024 entries, max ") ||
+		!strings.HasPrefix(lines[1], "group 2 [5-8]: 3,024 entries") || !strings.Contains(lines[2], "2 groups, 6,048 entries") ||
+		!strings.Contains(lines[2], "bytes/entry") {
+		t.Fatalf("output:\n%s", out)
+	}
+	s, err := tables.OpenPDBSet(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Rows() != 3 || len(s.Groups()) != 2 || s.Goal() != "blank-last" {
+		t.Fatalf("set %d×%d %s %v", s.Rows(), s.Cols(), s.Goal(), s.Groups())
+	}
+	if m := s.Manifest(); !strings.Contains(m.Build.Command, "--partition 4-4") || m.Build.Workers != 2 {
+		t.Fatalf("build info %+v", m.Build)
+	}
+
+	// --groups, --json, blank-first, value encoding, flags after the output.
+	dir2 := filepath.Join(t.TempDir(), "set2")
+	out, _, err = runPDB(t, "--rows", "2", "--cols", "3", "--groups", "1,3/2", "-o", dir2, "--json", "--goal", "blank-first", "--encoding", "value")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j struct {
+		Manifest tables.PDBManifest `json:"manifest"`
+		Entries  uint64             `json:"entries"`
+		MemBPE   float64            `json:"memory_bytes_per_entry"`
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if j.Entries != 30+6 || j.Manifest.Goal != "blank-first" || j.Manifest.Encoding != tables.EncodingPDBValue || j.MemBPE <= 0 {
+		t.Fatalf("json %+v", j)
+	}
+	if _, err := os.Stat(filepath.Join(dir2, "group2.tsm")); err != nil {
+		t.Fatal(err)
+	}
+
+	// On a terminal the progress line is drawn on stderr and erased again.
+	var o, eb bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &o, stderr: &eb, stderrIsTerm: true}
+	if err := runBuildPDB(e, []string{"--rows", "2", "--cols", "3", "--partition", "3-2", "-o", filepath.Join(t.TempDir(), "s")}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(eb.String(), "group 1/2: write") || !strings.HasSuffix(eb.String(), "\r") {
+		t.Fatalf("stderr %q", eb.String())
+	}
+}
+
+func TestBuildPDBUsage(t *testing.T) {
+	t.Parallel()
+	o := filepath.Join(t.TempDir(), "x")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--rows", "3", "--cols", "3", "--partition", "4-4"}, "-o DIR"},
+		{[]string{"--rows", "3", "--partition", "4-4", "-o", o}, "--rows and --cols"},
+		{[]string{"--rows", "3", "--cols", "3", "-o", o}, "exactly one of --groups and --partition"},
+		{[]string{"--rows", "3", "--cols", "3", "--groups", "1", "--partition", "4-4", "-o", o}, "exactly one"},
+		{[]string{"--rows", "3", "--cols", "3", "--groups", "1,2/2,3", "-o", o}, "disjoint"},
+		{[]string{"--rows", "3", "--cols", "3", "--groups", "0,1", "-o", o}, "blank"},
+		{[]string{"--rows", "3", "--cols", "3", "--groups", "1,9", "-o", o}, "tile 9"},
+		{[]string{"--rows", "3", "--cols", "3", "--groups", "1,a", "-o", o}, "not a tile"},
+		{[]string{"--rows", "3", "--cols", "3", "--partition", "4-3", "-o", o}, "covers 7 tiles"},
+		{[]string{"--rows", "4", "--cols", "4", "--partition", "7-8", "--goal", "middle", "-o", o}, "goal"},
+		{[]string{"--rows", "9", "--cols", "3", "--groups", "1", "-o", o}, "board size"},
+		{[]string{"--rows", "3", "--cols", "3", "--groups", "1", "--encoding", "zip", "-o", o}, "--encoding"},
+		{[]string{"--rows", "3", "--cols", "3", "--groups", "1", "--workers", "0", "-o", o}, "--workers"},
+		{[]string{"--rows", "3", "--cols", "3", "--groups", "1", "-o", o, "extra"}, "unexpected"},
+		{[]string{"--bogus"}, "bogus"},
+	} {
+		_, _, err := runPDB(t, c.args...)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want a usage error mentioning %q", c.args, err, c.want)
+		}
+	}
+	if _, err := os.Stat(o); err == nil {
+		t.Error("a failed call created the output directory")
+	}
+}
+
+func TestTileList(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		in   []int
+		want string
+	}{{[]int{1, 2, 3}, "[1-3]"}, {[]int{1, 4, 5, 6, 8}, "[1,4-6,8]"}, {[]int{7}, "[7]"}} {
+		if got := tileList(c.in); got != c.want {
+			t.Errorf("tileList(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
