@@ -4,7 +4,7 @@ BIN     := bin/tablesmith
 DATA    := data
 WORKERS ?= 2
 # Packages with concurrent code, tested again under the race detector.
-RACE_PKGS := ./builder/ ./format/ ./tables/ ./cmd/tablesmith/
+RACE_PKGS := ./builder/ ./format/ ./tables/ ./cmd/tablesmith/ ./solver/ ./benchmarks/
 
 .PHONY: all build tables test test-long bench bench-korf bench-big fuzz vet fmt clean
 
