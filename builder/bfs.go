@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/bits"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,10 +25,10 @@ type Options struct {
 	ProgressEvery time.Duration
 	// Resume, if set, continues a search from a checkpoint instead of the goals.
 	Resume *Checkpoint
-	// AfterLevel, if set, is called by the coordinating goroutine after each completed
-	// level with the state of the search at that point (for checkpoints). An error stops
-	// the search.
-	AfterLevel func(*Checkpoint) error
+	// AfterLevel, if set, is called by the coordinating goroutine with every completed
+	// level, the goals (level 0) first unless resuming — a LevelLog's Append makes the
+	// search resumable. The Level is valid only during the call. An error stops the search.
+	AfterLevel func(Level) error
 }
 
 // Progress is a snapshot of a running search.
@@ -101,15 +99,7 @@ type bfsWorker struct {
 // slot is recorded exactly once) and write its remoteness to its own bytes of Values.
 func BFS(ctx context.Context, sp Space, opt Options) (*Result, error) {
 	start := time.Now()
-	if opt.Workers <= 0 {
-		opt.Workers = runtime.GOMAXPROCS(0)
-	}
-	if opt.Batch <= 0 {
-		opt.Batch = 1024
-	}
-	if opt.ProgressEvery <= 0 {
-		opt.ProgressEvery = 250 * time.Millisecond
-	}
+	opt = opt.withDefaults()
 	n := sp.Slots()
 	width, err := WidthFor(sp.DepthBound())
 	if err != nil {
@@ -150,6 +140,11 @@ func BFS(ctx context.Context, sp Space, opt Options) (*Result, error) {
 			}
 		}
 		counts = []uint64{cur.count}
+		if opt.AfterLevel != nil {
+			if err := opt.AfterLevel(Level{D: 0, Count: cur.count, Lists: cur.lists}); err != nil {
+				return nil, fmt.Errorf("builder: after level 0: %w", err)
+			}
+		}
 	}
 	for _, c := range counts {
 		r.reached.Add(c)
@@ -168,9 +163,6 @@ func BFS(ctx context.Context, sp Space, opt Options) (*Result, error) {
 			return nil, err
 		}
 		d := uint64(len(counts) - 1)
-		if d+1 > r.values.Max() {
-			return nil, fmt.Errorf("builder: remoteness %d exceeds the value width (bound %d was wrong)", d+1, sp.DepthBound())
-		}
 		r.level.Store(int64(d))
 		next, err := r.expandLevel(ctx, &cur, d+1, spare)
 		if err != nil {
@@ -182,9 +174,12 @@ func BFS(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		}
 		cur = next
 		if cur.count > 0 {
+			if d+1 > r.values.Max() {
+				return nil, fmt.Errorf("builder: remoteness %d exceeds the value width (the space's depth bound %d is wrong)", d+1, sp.DepthBound())
+			}
 			counts = append(counts, cur.count)
 			if opt.AfterLevel != nil {
-				if err := opt.AfterLevel(&Checkpoint{Values: r.values, Counts: counts}); err != nil {
+				if err := opt.AfterLevel(Level{D: int(d + 1), Count: cur.count, Lists: cur.lists, Words: cur.words}); err != nil {
 					return nil, fmt.Errorf("builder: after level %d: %w", d+1, err)
 				}
 			}
@@ -264,26 +259,10 @@ func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare
 				r.expandBatch(wk, cur.lists[un.list][un.lo:un.hi], d, &nextDense, threshold, makeDense)
 				continue
 			}
-			for wi := un.lo; wi < un.hi; wi++ {
-				word := cur.words[wi]
-				if word == 0 {
-					continue
-				}
-				cur.words[wi] = 0 // leaves a cleared bitset for reuse
-				base := uint64(wi) << 6
-				for word != 0 {
-					wk.batch = append(wk.batch, base+uint64(bits.TrailingZeros64(word)))
-					word &= word - 1
-				}
-				if len(wk.batch) >= r.opt.Batch {
-					r.expandBatch(wk, wk.batch, d, &nextDense, threshold, makeDense)
-					wk.batch = wk.batch[:0]
-				}
-			}
-			if len(wk.batch) > 0 {
-				r.expandBatch(wk, wk.batch, d, &nextDense, threshold, makeDense)
-				wk.batch = wk.batch[:0]
-			}
+			// Clearing the words leaves a cleared bitset for reuse.
+			wk.batch = drainWords(cur.words, un.lo, un.hi, wk.batch, r.opt.Batch, func(b []uint64) {
+				r.expandBatch(wk, b, d, &nextDense, threshold, makeDense)
+			})
 		}
 	}
 
@@ -417,32 +396,7 @@ func (r *bfsRun) classifyUnreached(ctx context.Context, res *Result) error {
 // reportProgress starts the progress ticker; the returned func stops it and sends the
 // final report.
 func (r *bfsRun) reportProgress(start time.Time) func() {
-	if r.opt.Progress == nil {
-		return func() {}
-	}
-	var expect uint64
-	if e, ok := r.sp.(Expecter); ok {
-		expect = e.ExpectedStates()
-	}
-	snap := func(done bool) Progress {
-		return Progress{Level: int(r.level.Load()), Reached: r.reached.Load(), Base: r.base, Expect: expect,
-			Slots: r.n, Elapsed: time.Since(start), Done: done}
-	}
-	stop := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(r.opt.ProgressEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				r.opt.Progress(snap(true))
-				return
-			case <-t.C:
-				r.opt.Progress(snap(false))
-			}
-		}
-	}()
-	return func() { close(stop); <-finished }
+	return startProgress(r.opt, r.sp, start, func(p *Progress) {
+		p.Level, p.Reached, p.Base, p.Slots = int(r.level.Load()), r.reached.Load(), r.base, r.n
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/bits"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -161,63 +162,104 @@ func (lyingBound) NewExpander() func(dst, src []uint64) []uint64 {
 	}
 }
 
-func TestBFSResumeFromCheckpoint(t *testing.T) {
-	t.Parallel()
-	sp := cube{dim: 16, hole: func(s uint64) bool { return s%11 == 5 }}
-	path := filepath.Join(t.TempDir(), "cube.ckpt")
-	const key = "cube16 test"
-	errStop := errors.New("simulated interruption")
-	_, err := BFS(context.Background(), sp, Options{Workers: 2, AfterLevel: func(c *Checkpoint) error {
-		if err := WriteCheckpoint(path, key, c); err != nil {
+// runLogged runs a search that appends every level to a log at path, stopping with
+// errStop after level stopAt (-1: never).
+func runLogged(t *testing.T, sp Space, log *LevelLog, resume *Checkpoint, stopAt int) (*Result, error) {
+	t.Helper()
+	return BFS(context.Background(), sp, Options{Workers: 2, Resume: resume, AfterLevel: func(lv Level) error {
+		if err := log.Append(lv); err != nil {
 			return err
 		}
-		if len(c.Counts) == 6 {
+		if lv.D == stopAt {
 			return errStop
 		}
 		return nil
 	}})
-	if !errors.Is(err, errStop) {
-		t.Fatalf("want the simulated interruption, got %v", err)
-	}
-	if _, err := ReadCheckpoint(path, "another build"); !errors.Is(err, ErrCheckpoint) {
-		t.Fatalf("a checkpoint of another build must be refused, got %v", err)
-	}
-	cp, err := ReadCheckpoint(path, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(cp.Counts) != 6 {
-		t.Fatalf("checkpoint has %d levels, want 6", len(cp.Counts))
-	}
-	res, err := BFS(context.Background(), sp, Options{Workers: 2, Resume: cp})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkAgainstOracle(t, sp, res)
 }
 
-func TestCheckpointRejectsDamage(t *testing.T) {
+var errStop = errors.New("simulated interruption")
+
+func TestBFSResumeFromLevelLog(t *testing.T) {
 	t.Parallel()
-	v, _ := NewValues(100, 1)
-	for i := uint64(0); i < 10; i++ {
-		v.Set(i, 0)
-	}
-	path := filepath.Join(t.TempDir(), "x.ckpt")
-	if err := WriteCheckpoint(path, "k", &Checkpoint{Values: v, Counts: []uint64{10}}); err != nil {
+	sp := cube{dim: 16, hole: func(s uint64) bool { return s%11 == 5 }}
+	path := filepath.Join(t.TempDir(), "cube.ckpt")
+	const key = "cube16 test"
+	log, err := CreateLevelLog(path, key, sp.Slots(), 1)
+	if err != nil {
 		t.Fatal(err)
 	}
+	// Level 8 of the 16-cube is its widest: the log holds lists and bitsets.
+	if _, err := runLogged(t, sp, log, nil, 8); !errors.Is(err, errStop) {
+		t.Fatalf("want the simulated interruption, got %v", err)
+	}
+	log.Close()
+	// A kill in the middle of writing level 9 leaves part of a record behind.
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.Write([]byte{9, 0, 0, 0, 0, 7, 7})
+	f.Close()
+	if _, _, err := ResumeLevelLog(path, "another build"); !errors.Is(err, ErrCheckpoint) {
+		t.Fatalf("a log of another build must be refused, got %v", err)
+	}
+	cp, log, err := ResumeLevelLog(path, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cp.Counts) != 9 {
+		t.Fatalf("resumed at %d levels, want 9 (0..8)", len(cp.Counts))
+	}
+	res, err := runLogged(t, sp, log, cp, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Close()
+	checkAgainstOracle(t, sp, res)
+	// The finished log replays to the whole search.
+	cp, log, err = ResumeLevelLog(path, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Close()
+	if !slices.Equal(cp.Counts, res.Counts) {
+		t.Fatalf("replayed counts %v, search %v", cp.Counts, res.Counts)
+	}
+}
+
+// TestLevelLogDamage flips bytes all over a log: a resume either refuses the file or
+// recovers a prefix of the levels, and the search it finishes is always right.
+func TestLevelLogDamage(t *testing.T) {
+	t.Parallel()
+	sp := cube{dim: 10, hole: func(s uint64) bool { return s%7 == 2 }}
+	path := filepath.Join(t.TempDir(), "x.ckpt")
+	log, err := CreateLevelLog(path, "k", sp.Slots(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runLogged(t, sp, log, nil, -1); err != nil {
+		t.Fatal(err)
+	}
+	log.Close()
 	raw := mustRead(t, path)
-	for i := 0; i < len(raw); i += 7 {
+	for i := 0; i < len(raw); i += 13 {
 		damaged := slices.Clone(raw)
 		damaged[i] ^= 0x10
 		mustWrite(t, path, damaged)
-		if _, err := ReadCheckpoint(path, "k"); !errors.Is(err, ErrCheckpoint) {
-			t.Fatalf("bit flip at byte %d: got %v, want ErrCheckpoint", i, err)
+		cp, log, err := ResumeLevelLog(path, "k")
+		if err != nil {
+			if !errors.Is(err, ErrCheckpoint) {
+				t.Fatalf("flip at byte %d: %v is not ErrCheckpoint", i, err)
+			}
+			continue
 		}
+		res, err := runLogged(t, sp, log, cp, -1)
+		log.Close()
+		if err != nil {
+			t.Fatalf("flip at byte %d: resumed search: %v", i, err)
+		}
+		checkAgainstOracle(t, sp, res)
 	}
-	for _, n := range []int{0, 5, 12, len(raw) - 1} {
+	for _, n := range []int{0, 5, 12, 30} {
 		mustWrite(t, path, raw[:n])
-		if _, err := ReadCheckpoint(path, "k"); !errors.Is(err, ErrCheckpoint) {
+		if _, _, err := ResumeLevelLog(path, "k"); !errors.Is(err, ErrCheckpoint) {
 			t.Fatalf("truncated to %d bytes: got %v, want ErrCheckpoint", n, err)
 		}
 	}

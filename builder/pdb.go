@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -115,15 +114,7 @@ func ZeroOneBFS(ctx context.Context, sp ZeroOneSpace, opt Options) (*ZeroOneResu
 	if opt.Resume != nil || opt.AfterLevel != nil {
 		return nil, errors.New("builder: the 0-1 search does not support checkpoints")
 	}
-	if opt.Workers <= 0 {
-		opt.Workers = runtime.GOMAXPROCS(0)
-	}
-	if opt.Batch <= 0 {
-		opt.Batch = 1024
-	}
-	if opt.ProgressEvery <= 0 {
-		opt.ProgressEvery = 250 * time.Millisecond
-	}
+	opt = opt.withDefaults()
 	n, eb := sp.Slots(), sp.EntryBits()
 	if eb < 0 || eb > 6 {
 		return nil, fmt.Errorf("builder: %d entry bits (want 0..6)", eb)
@@ -235,26 +226,9 @@ func (r *zoRun) expandLevel(ctx context.Context, cur, next []uint64, lo, hi int,
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			w.batch = w.batch[:0]
-			for wi := u; wi < min(u+wordsPerUnit, hi); wi++ {
-				word := cur[wi]
-				if word == 0 {
-					continue
-				}
-				cur[wi] = 0
-				base := uint64(wi) << 6
-				for word != 0 {
-					w.batch = append(w.batch, base+uint64(bits.TrailingZeros64(word)))
-					word &= word - 1
-				}
-				if len(w.batch) >= r.opt.Batch {
-					r.expandBatch(w, d, next)
-					w.batch = w.batch[:0]
-				}
-			}
-			if len(w.batch) > 0 {
-				r.expandBatch(w, d, next)
-			}
+			w.batch = drainWords(cur, u, min(u+wordsPerUnit, hi), w.batch[:0], r.opt.Batch, func(b []uint64) {
+				r.expandBatch(w, b, d, next)
+			})
 		}
 		return nil
 	}
@@ -271,9 +245,9 @@ func (r *zoRun) expandLevel(ctx context.Context, cur, next []uint64, lo, hi int,
 	return g.Wait()
 }
 
-// expandBatch takes the unit-cost moves of w.batch and claims the new slots at cost d.
-func (r *zoRun) expandBatch(w *zoWorker, d uint64, next []uint64) {
-	w.succ = w.unit(w.succ[:0], w.batch)
+// expandBatch takes the unit-cost moves of batch and claims the new slots at cost d.
+func (r *zoRun) expandBatch(w *zoWorker, batch []uint64, d uint64, next []uint64) {
+	w.succ = w.unit(w.succ[:0], batch)
 	r.claimAndClose(w, w.succ, d, next)
 }
 
@@ -354,33 +328,8 @@ func markAll(frontier, slots []uint64, w *zoWorker) {
 // reportProgress starts the progress ticker; the returned func stops it and sends the
 // final report.
 func (r *zoRun) reportProgress(start time.Time) func() {
-	if r.opt.Progress == nil {
-		return func() {}
-	}
-	var expect uint64
-	if e, ok := r.sp.(Expecter); ok {
-		expect = e.ExpectedStates()
-	}
 	n := r.sp.Slots()
-	snap := func(done bool) Progress {
-		return Progress{Level: int(r.level.Load()), Reached: r.reached.Load(), Expect: expect,
-			Slots: n, Elapsed: time.Since(start), Done: done}
-	}
-	stop := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(r.opt.ProgressEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				r.opt.Progress(snap(true))
-				return
-			case <-t.C:
-				r.opt.Progress(snap(false))
-			}
-		}
-	}()
-	return func() { close(stop); <-finished }
+	return startProgress(r.opt, r.sp, start, func(p *Progress) {
+		p.Level, p.Reached, p.Slots = int(r.level.Load()), r.reached.Load(), n
+	})
 }

@@ -379,7 +379,7 @@ func TestZeroOneBFSProgressAndErrors(t *testing.T) {
 	if _, err := ZeroOneBFS(ctx, sp, Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
-	if _, err := ZeroOneBFS(context.Background(), sp, Options{AfterLevel: func(*Checkpoint) error { return nil }}); err == nil {
+	if _, err := ZeroOneBFS(context.Background(), sp, Options{AfterLevel: func(Level) error { return nil }}); err == nil {
 		t.Error("AfterLevel accepted")
 	}
 	bad := &zoGraph{slots: 6, eb: 2, zero: make([][]uint64, 6), unit: make([][]uint64, 6)}

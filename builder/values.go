@@ -38,7 +38,8 @@ func NewValues(n uint64, width int) (*Values, error) {
 	if n > math.MaxInt/uint64(width) {
 		return nil, fmt.Errorf("builder: %d slots of %d bytes do not fit in memory", n, width)
 	}
-	v := &Values{data: make([]byte, n*uint64(width)), width: width, n: n}
+	v := &Values{width: width, n: n}
+	v.data = allocBytes(n*uint64(width), v)
 	v.Fill(v.Unset())
 	return v, nil
 }

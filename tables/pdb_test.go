@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"tablesmith/format"
-	"tablesmith/games/slide"
 )
 
 // The helpers below are written independently of pdb.go: boards as arrays, goals by
@@ -512,85 +511,6 @@ func TestPDBSetAccessors(t *testing.T) { // not parallel: AllocsPerRun
 	}
 	if meta := r.Meta(); meta.Game != GameSlidePDB || meta.Encoding != EncodingPDBExcess || meta.Index != IndexPartialPerm {
 		t.Fatalf("metadata %+v", meta)
-	}
-}
-
-// TestPDBSpaceMoves checks the search's move generators on random slots of larger boards
-// against a direct computation: unit by re-ranking the moved placement in full, zero by a
-// breadth-first search of the blank's region.
-func TestPDBSpaceMoves(t *testing.T) {
-	t.Parallel()
-	rng := rand.New(rand.NewPCG(11, 12))
-	for _, c := range []struct {
-		rows, cols int
-		goal       slide.Goal
-		tiles      []uint8
-	}{
-		{4, 4, slide.BlankFirst, []uint8{8, 9, 10, 11, 12, 13, 14, 15}},
-		{4, 4, slide.BlankLast, []uint8{1, 2, 5, 6, 9, 10, 13}},
-		{5, 5, slide.BlankLast, []uint8{3, 7, 11, 12, 19, 24}},
-		{3, 5, slide.BlankFirst, []uint8{1, 14, 2, 13}},
-	} {
-		geo, err := slide.NewGeometry(c.rows, c.cols)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sp := newPDBSpace(geo, c.goal, c.tiles)
-		zero, unit := sp.NewExpanders()
-		n, k := c.rows*c.cols, len(c.tiles)
-		cells := make([]uint8, k)
-		for range 3000 {
-			e := rng.Uint64N(sp.g.pp.Size())
-			sp.g.pp.Unrank(e, cells)
-			var free []int
-			for x := range n {
-				if !slices.Contains(cells, uint8(x)) {
-					free = append(free, x)
-				}
-			}
-			d := rng.IntN(len(free))
-			blank, slot := free[d], e<<sp.eb|uint64(d)
-			slotOf := func(cl []uint8, blank int) uint64 {
-				digit := 0
-				for x := range blank {
-					if !slices.Contains(cl, uint8(x)) {
-						digit++
-					}
-				}
-				return sp.g.pp.Rank(cl)<<sp.eb | uint64(digit)
-			}
-			var wantUnit, wantZero []uint64
-			for _, nc := range pdbAdjacent(c.rows, c.cols, blank) {
-				if j := slices.Index(cells, uint8(nc)); j >= 0 {
-					moved := slices.Clone(cells)
-					moved[j] = uint8(blank)
-					wantUnit = append(wantUnit, slotOf(moved, nc))
-				}
-			}
-			region := map[int]bool{blank: true}
-			todo := []int{blank}
-			for len(todo) > 0 {
-				x := todo[0]
-				todo = todo[1:]
-				wantZero = append(wantZero, slotOf(cells, x))
-				for _, y := range pdbAdjacent(c.rows, c.cols, x) {
-					if !region[y] && !slices.Contains(cells, uint8(y)) {
-						region[y] = true
-						todo = append(todo, y)
-					}
-				}
-			}
-			gotUnit := unit(nil, []uint64{slot})
-			gotZero := zero(nil, []uint64{slot})
-			slices.Sort(gotUnit)
-			slices.Sort(gotZero)
-			slices.Sort(wantUnit)
-			slices.Sort(wantZero)
-			if !slices.Equal(gotUnit, wantUnit) || !slices.Equal(gotZero, wantZero) {
-				t.Fatalf("%d×%d %v, cells %v, blank %d: unit %v zero %v, want %v %v",
-					c.rows, c.cols, c.tiles, cells, blank, gotUnit, gotZero, wantUnit, wantZero)
-			}
-		}
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -36,13 +37,16 @@ func runBench(e *env, args []string) error {
 	return fmt.Errorf("%w: unknown benchmark %q (want eight, hanoi, korf or astar)", errUsage, kind)
 }
 
-// runBenchHanoi compares the symmetry-reduced Hanoi schemes with the plain one.
-func runBenchHanoi(e *env, args []string) error {
-	fs := newFlags(e, "bench hanoi", "--pegs K --disks N [--workers N] [--json]")
-	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "BFS workers")
-	pegs := fs.Int("pegs", 4, "number of pegs")
-	disks := fs.Int("disks", 12, "number of disks")
-	asJSON := fs.Bool("json", false, "print the rows as JSON")
+// addBFSBenchFlags adds the flags the BFS benches (eight, hanoi) share.
+func addBFSBenchFlags(fs *flag.FlagSet) (workers *int, asJSON *bool) {
+	workers = fs.Int("workers", runtime.GOMAXPROCS(0), "BFS workers")
+	asJSON = fs.Bool("json", false, "print the rows as JSON")
+	return workers, asJSON
+}
+
+// parseBFSBenchFlags parses args into fs and checks them: no positional arguments and
+// --workers (the flag addBFSBenchFlags returned) at least 1.
+func parseBFSBenchFlags(fs *flag.FlagSet, args []string, workers *int) error {
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -52,6 +56,18 @@ func runBenchHanoi(e *env, args []string) error {
 	}
 	if *workers < 1 {
 		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
+	}
+	return nil
+}
+
+// runBenchHanoi compares the symmetry-reduced Hanoi schemes with the plain one.
+func runBenchHanoi(e *env, args []string) error {
+	fs := newFlags(e, "bench hanoi", "--pegs K --disks N [--workers N] [--json]")
+	workers, asJSON := addBFSBenchFlags(fs)
+	pegs := fs.Int("pegs", 4, "number of pegs")
+	disks := fs.Int("disks", 12, "number of disks")
+	if err := parseBFSBenchFlags(fs, args, workers); err != nil {
+		return err
 	}
 	for _, scheme := range hanoi.SchemeNames() {
 		sp, err := hanoi.NewSpace(hanoi.Params{Pegs: *pegs, Disks: *disks, Index: scheme})
@@ -95,18 +111,10 @@ func runBenchHanoi(e *env, args []string) error {
 // runBenchEight compares the 8-puzzle's index schemes.
 func runBenchEight(e *env, args []string) error {
 	fs := newFlags(e, "bench eight", "[--quick] [--workers N] [--json]")
-	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "BFS workers")
+	workers, asJSON := addBFSBenchFlags(fs)
 	quick := fs.Bool("quick", false, "fewer repetitions (for smoke tests)")
-	asJSON := fs.Bool("json", false, "print the rows as JSON")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseBFSBenchFlags(fs, args, workers); err != nil {
 		return err
-	}
-	if len(pos) != 0 {
-		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
-	}
-	if *workers < 1 {
-		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
 	}
 	opt := benchmarks.EightOptions{Workers: *workers}
 	if *quick {

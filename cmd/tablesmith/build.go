@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"syscall"
@@ -45,9 +46,9 @@ func runBuild(e *env, args []string) error {
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers")
 	out := fs.String("o", "", "output table file (required)")
 	resume := fs.Bool("resume", false, "continue from the checkpoint OUT.ckpt of an interrupted build of the same table")
-	ckpt := fs.String("checkpoint", "auto", "checkpoint after completed levels to OUT.ckpt: auto (builds of 16M slots or more), always, never")
-	ckptEvery := fs.Duration("checkpoint-every", 30*time.Second, "write a checkpoint after a level only if this long has passed since the last one (0: after every level)")
+	ckpt := fs.String("checkpoint", "auto", "log every completed level to OUT.ckpt so that --resume can continue: auto (builds of 16M slots or more), always, never")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the build to this file (for go tool pprof)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -99,13 +100,20 @@ func runBuild(e *env, args []string) error {
 		return fmt.Errorf("%w: --checkpoint must be auto, always or never", errUsage)
 	}
 
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	every := time.Duration(-1)
-	if checkpointing {
-		every = *ckptEvery
-	}
-	return buildTable(ctx, e, spec, *out, *workers, *resume, every, *asJSON)
+	return buildTable(ctx, e, spec, *out, *workers, *resume, checkpointing, *asJSON)
 }
 
 // buildFlags are the flags each kind of build reads besides the common ones; a flag of
@@ -116,7 +124,7 @@ var buildFlags = map[string][]string{
 	"hanoi": {"index", "pegs", "disks"},
 }
 
-var commonBuildFlags = []string{"workers", "o", "resume", "checkpoint", "checkpoint-every", "json"}
+var commonBuildFlags = []string{"workers", "o", "resume", "checkpoint", "json", "cpuprofile"}
 
 // onlyFlags returns a usage error naming the first flag set on the command line that is
 // neither common nor among allowed.
@@ -157,11 +165,10 @@ func hanoiSpec(pegs, disks int, index string) (buildSpec, error) {
 		params: map[string]any{"pegs": pegs, "disks": disks}}, nil
 }
 
-// buildTable runs the search (resuming or checkpointing as asked), writes the table and
-// prints a one-line summary. ckptEvery < 0 disables checkpoints; otherwise a checkpoint is
-// written after a level once ckptEvery has passed since the last one.
-func buildTable(ctx context.Context, e *env, spec buildSpec, out string, workers int, resume bool, ckptEvery time.Duration, asJSON bool) error {
-	checkpointing := ckptEvery >= 0
+// buildTable runs the search (resuming, and logging every level, as asked), writes the
+// table and prints a one-line summary. The level log OUT.ckpt is removed once the table
+// is in place.
+func buildTable(ctx context.Context, e *env, spec buildSpec, out string, workers int, resume, checkpointing, asJSON bool) error {
 	params, err := json.Marshal(spec.params)
 	if err != nil {
 		return err
@@ -169,34 +176,44 @@ func buildTable(ctx context.Context, e *env, spec buildSpec, out string, workers
 	ckptPath := out + ".ckpt"
 	key := fmt.Sprintf("%s %s index=%s", spec.game, params, spec.index)
 	opt := builder.Options{Workers: workers}
+	var log *builder.LevelLog
+	closeLog := func() {
+		if log != nil {
+			log.Close()
+			log = nil
+		}
+	}
+	defer closeLog()
 	if resume {
-		cp, err := builder.ReadCheckpoint(ckptPath, key)
+		cp, l, err := builder.ResumeLevelLog(ckptPath, key)
 		switch {
 		case err == nil:
-			opt.Resume = cp
-			fmt.Fprintf(e.stderr, "resuming %s at level %d\n", ckptPath, len(cp.Counts)-1)
+			opt.Resume, log = cp, l
+			fmt.Fprintf(e.stderr, "resuming from %s after level %d\n", ckptPath, len(cp.Counts)-1)
 		case errors.Is(err, os.ErrNotExist):
 			fmt.Fprintf(e.stderr, "no checkpoint %s: starting from the goal\n", ckptPath)
 		default:
 			return err
 		}
 	}
-	if checkpointing {
-		last := time.Now()
-		opt.AfterLevel = func(c *builder.Checkpoint) error {
-			if time.Since(last) < ckptEvery {
-				return nil
-			}
-			defer func() { last = time.Now() }()
-			return builder.WriteCheckpoint(ckptPath, key, c)
+	if log == nil && checkpointing {
+		width, err := builder.WidthFor(spec.space.DepthBound())
+		if err != nil {
+			return err
 		}
+		if log, err = builder.CreateLevelLog(ckptPath, key, spec.space.Slots(), width); err != nil {
+			return err
+		}
+	}
+	if log != nil {
+		opt.AfterLevel = log.Append
 	}
 	bar := newStatus(e, spec.space.Slots())
 	opt.Progress = bar.search
 	res, err := builder.BFS(ctx, spec.space, opt)
 	bar.clear()
 	if err != nil {
-		if checkpointing && !errors.Is(err, builder.ErrCheckpoint) {
+		if log != nil && !errors.Is(err, builder.ErrCheckpoint) {
 			return fmt.Errorf("%w (run the same command with --resume to continue from the last completed level)", err)
 		}
 		return err
@@ -218,7 +235,8 @@ func buildTable(ctx context.Context, e *env, spec buildSpec, out string, workers
 	if err != nil {
 		return err
 	}
-	if checkpointing || opt.Resume != nil {
+	if log != nil {
+		closeLog()
 		os.Remove(ckptPath)
 	}
 	t, err := tables.Open(out)

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -32,10 +31,9 @@ func availableMemory() uint64 {
 	return 0
 }
 
-// planMemory refuses a build that cannot fit in memory before anything is allocated, and
-// sets the collector's soft limit a little above the build's own need, so that the heap
-// does not grow to twice the live values (5 GB of live values would otherwise peak near
-// 10 GB). A GOMEMLIMIT set by the user wins.
+// planMemory refuses a build that cannot fit in memory before anything is allocated.
+// (The value array lives outside the Go heap, see builder.allocBytes, so the collector's
+// pacing needs no memory limit.)
 func planMemory(sp builder.Space) error {
 	need, err := builder.MemoryEstimate(sp)
 	if err != nil {
@@ -44,9 +42,6 @@ func planMemory(sp builder.Space) error {
 	if avail := availableMemory(); avail > 0 && need > avail {
 		return fmt.Errorf("the search needs about %s of memory for %s slots; this machine has %s available",
 			humanBytes(int64(min(need, 1<<62))), commas(sp.Slots()), humanBytes(int64(avail)))
-	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(int64(need + need/8 + 256<<20))
 	}
 	return nil
 }

@@ -93,17 +93,8 @@ func (e *expander) decode(slot uint64) (used uint8, tops uint64, ok bool) {
 		e.pre[i] = slot - rem
 		e.used[i] = used
 		e.above[i] = tops
-		// Classes: the code is at most used+1 and the block of code used+1 is
-		// count[i][used+1] long, so count the whole blocks of length c below rem.
-		c := s.w[i*stride+int(used)]
-		code := uint8(0)
-		for code <= used && rem >= c {
-			rem -= c
-			code++
-		}
-		if code > used {
-			used++
-		}
+		var code uint8
+		code, used, rem = s.classCode(i, used, rem)
 		e.code[i] = code
 		tops = withTop(tops, code, i)
 	}

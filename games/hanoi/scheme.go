@@ -76,18 +76,27 @@ func (s *Space) Unrank(slot uint64, state []uint8) bool {
 	rem := slot
 	used := uint8(0)
 	for i := n - 1; i >= 0; i-- {
-		c := s.w[i*stride+int(used)]
-		code := uint8(0)
-		for code <= used && rem >= c {
-			rem -= c
-			code++
-		}
-		if code > used {
-			used++
-		}
+		var code uint8
+		code, used, rem = s.classCode(i, used, rem)
 		state[i] = s.pegOf(code)
 	}
 	return true
+}
+
+// classCode takes disk i's code off rem in the classes scheme, used being the pegs in use
+// by the larger disks: the code is at most used+1 and the block of code used+1 is
+// count[i][used+1] long, so it counts the whole blocks of length w[i][used] below rem.
+// It returns the code, the pegs in use with disk i, and what is left of rem.
+func (s *Space) classCode(i int, used uint8, rem uint64) (code, usedWith uint8, rest uint64) {
+	c := s.w[i*stride+int(used)]
+	for code <= used && rem >= c {
+		rem -= c
+		code++
+	}
+	if code > used {
+		used++
+	}
+	return code, used, rem
 }
 
 // decode writes the n base-k digits of x into dst, least significant (disk 1) first.

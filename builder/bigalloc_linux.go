@@ -1,0 +1,26 @@
+package builder
+
+import (
+	"runtime"
+	"syscall"
+)
+
+// bigAllocMin is the size from which arrays are mapped outside the Go heap.
+const bigAllocMin = 64 << 20
+
+// allocBytes returns n zeroed bytes. Large arrays are anonymous memory maps rather than
+// Go heap: the collector paces itself by heap size, and gigabytes of values that never
+// hold pointers would otherwise let the heap grow to twice their size before a cycle
+// runs (or, under a memory limit, make it run without pause). The map is released when
+// the owner becomes unreachable.
+func allocBytes(n uint64, owner *Values) []byte {
+	if n < bigAllocMin {
+		return make([]byte, n)
+	}
+	b, err := syscall.Mmap(-1, 0, int(n), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		return make([]byte, n) // let the Go allocator report what is wrong
+	}
+	runtime.AddCleanup(owner, func(b []byte) { syscall.Munmap(b) }, b)
+	return b
+}

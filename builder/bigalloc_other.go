@@ -1,0 +1,6 @@
+//go:build !linux
+
+package builder
+
+// allocBytes returns n zeroed bytes from the Go heap (see bigalloc_linux.go).
+func allocBytes(n uint64, owner *Values) []byte { return make([]byte, n) }

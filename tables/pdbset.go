@@ -1,0 +1,367 @@
+package tables
+
+// Opening a pattern-database set written by BuildPDBSet (pdb.go), packing its tables in
+// memory, and the lookups a solver makes on its hot path.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+
+	"tablesmith/format"
+	"tablesmith/games/slide"
+)
+
+// PDBPacking selects the in-memory form of a set's tables.
+type PDBPacking int
+
+const (
+	// PackAuto keeps each group's codes as the file stores them (excesses over the
+	// Manhattan distance, or values), in 2 or 4 bits per entry when they fit, else a
+	// byte: the smallest exact form.
+	PackAuto PDBPacking = iota
+	// PackBytes keeps one byte per entry holding the value itself: the plain form.
+	PackBytes
+	// PackNibbles keeps 4 bits per entry, the value when every value fits, else the
+	// excess over the Manhattan distance, capped at 15 (which only lowers values, so
+	// the heuristic stays admissible).
+	PackNibbles
+	// PackCrumbs keeps 2 bits per entry: the excess over the Manhattan distance capped
+	// at 3. Lossy but admissible: an entry of excess x > 3 reads 2(x-3) too low.
+	PackCrumbs
+)
+
+// PDBOpenOptions tune OpenPDBSetWith. The zero value is OpenPDBSet's choice.
+type PDBOpenOptions struct {
+	Packing PDBPacking
+	Workers int // goroutines decoding the files (0: GOMAXPROCS)
+}
+
+// PDBSet is an additive pattern-database set loaded into memory for a solver's hot path.
+// Its lookups are safe for concurrent use and do not allocate.
+type PDBSet struct {
+	m      PDBManifest
+	goal   slide.Goal
+	tabs   []pdbTable
+	owner  [slide.MaxCells]int8
+	groups [][]uint8
+	bytes  uint64
+	ents   uint64
+}
+
+// pdbTable is one group in memory: codes of 8>>shift bits, entry r in bits
+// [(r mod per)*bits, ...) of byte r/per.
+type pdbTable struct {
+	tiles  []uint8
+	radix  [slide.MaxCells]uint64
+	md     [][slide.MaxCells]uint8
+	excess bool // value = md + 2*code, else value = code
+	shift  uint // log2 of the codes per byte: 0, 1 or 2
+	mask   uint8
+	data   []byte
+}
+
+// OpenPDBSet loads the set in dir (written by BuildPDBSet) into memory, in the smallest
+// exact form (PackAuto). It checks the manifest and every file: a damaged one gives an
+// error wrapping format.ErrCorrupt, a missing one an error wrapping os.ErrNotExist that
+// names it.
+func OpenPDBSet(dir string) (*PDBSet, error) { return OpenPDBSetWith(dir, PDBOpenOptions{}) }
+
+// OpenPDBSetWith is OpenPDBSet with a choice of in-memory form.
+func OpenPDBSetWith(dir string, opt PDBOpenOptions) (*PDBSet, error) {
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	m, err := readPDBManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	s := &PDBSet{m: *m}
+	s.goal, _ = slide.ParseGoal(m.Goal)
+	geo, _ := slide.NewGeometry(m.Rows, m.Cols)
+	for i := range s.owner {
+		s.owner[i] = -1
+	}
+	for gi, info := range m.Groups {
+		tiles := make([]uint8, len(info.Tiles))
+		for i, t := range info.Tiles {
+			tiles[i] = uint8(t)
+			s.owner[t] = int8(gi)
+		}
+		s.groups = append(s.groups, tiles)
+		tab, err := loadPDBTable(dir, m, gi, newPDBGroup(geo, s.goal, tiles), opt)
+		if err != nil {
+			return nil, err
+		}
+		s.tabs = append(s.tabs, tab)
+		s.bytes += uint64(len(tab.data))
+		s.ents += info.Entries
+	}
+	return s, nil
+}
+
+// readPDBManifest reads and checks dir/manifest.json.
+func readPDBManifest(dir string) (*PDBManifest, error) {
+	path := filepath.Join(dir, pdbManifestName)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("tables: %s is not a pattern-database set: %s is missing: %w", dir, pdbManifestName, err)
+		}
+		return nil, fmt.Errorf("tables: %w", err)
+	}
+	bad := func(what string, args ...any) error {
+		return fmt.Errorf("tables: %s: %s: %w", path, fmt.Sprintf(what, args...), format.ErrCorrupt)
+	}
+	var m PDBManifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, bad("%v", err)
+	}
+	switch {
+	case m.Format != pdbManifestFormat:
+		return nil, bad("format %q, want %q", m.Format, pdbManifestFormat)
+	case m.Version > pdbManifestVer:
+		return nil, fmt.Errorf("tables: %s: manifest version %d, this tablesmith reads up to %d: %w", path, m.Version, pdbManifestVer, format.ErrVersion)
+	case m.Version < 1:
+		return nil, bad("version %d", m.Version)
+	case m.Game != GameSlidePDB:
+		return nil, bad("game %q, want %q", m.Game, GameSlidePDB)
+	}
+	spec := PDBSpec{Rows: m.Rows, Cols: m.Cols, Goal: m.Goal, Encoding: m.Encoding}
+	for _, g := range m.Groups {
+		tiles := make([]uint8, len(g.Tiles))
+		for i, t := range g.Tiles {
+			if t < 0 || t > 255 {
+				return nil, bad("tile %d", t)
+			}
+			tiles[i] = uint8(t)
+		}
+		spec.Groups = append(spec.Groups, tiles)
+	}
+	if err := spec.Normalize(); err != nil {
+		return nil, bad("%v", err)
+	}
+	for gi, g := range m.Groups {
+		if !slices.Equal(intsOf(spec.Groups[gi]), g.Tiles) {
+			return nil, bad("group %d: tiles %v not in increasing order", gi+1, g.Tiles)
+		}
+		if g.File == "" || filepath.Base(g.File) != g.File || g.File == "." || g.File == ".." {
+			return nil, bad("group %d: file name %q must name a file in the set's directory", gi+1, g.File)
+		}
+	}
+	return &m, nil
+}
+
+// loadPDBTable reads group gi's file and packs it.
+func loadPDBTable(dir string, m *PDBManifest, gi int, g *pdbGroup, opt PDBOpenOptions) (pdbTable, error) {
+	info := m.Groups[gi]
+	path := filepath.Join(dir, info.File)
+	fail := func(err error) (pdbTable, error) {
+		return pdbTable{}, fmt.Errorf("tables: pattern database group %d %v: %w", gi+1, info.Tiles, err)
+	}
+	r, err := format.Open(path)
+	if err != nil {
+		return fail(err)
+	}
+	defer r.Close()
+	meta := r.Meta()
+	var p pdbParams
+	bad := func(what string, args ...any) (pdbTable, error) {
+		return fail(fmt.Errorf("%s: %s: %w", path, fmt.Sprintf(what, args...), format.ErrCorrupt))
+	}
+	if err := json.Unmarshal(orEmpty(meta.Params), &p); err != nil {
+		return bad("parameters %s", meta.Params)
+	}
+	switch {
+	case meta.Game != GameSlidePDB || meta.Index != IndexPartialPerm:
+		return bad("a %s/%s table, want %s/%s", meta.Game, meta.Index, GameSlidePDB, IndexPartialPerm)
+	case meta.Encoding != m.Encoding:
+		return bad("encoding %q, the manifest says %q", meta.Encoding, m.Encoding)
+	case p.Rows != m.Rows || p.Cols != m.Cols || p.Goal != m.Goal || !slices.Equal(p.Tiles, info.Tiles):
+		return bad("made for %d×%d %s tiles %v, the manifest says %d×%d %s tiles %v",
+			p.Rows, p.Cols, p.Goal, p.Tiles, m.Rows, m.Cols, m.Goal, info.Tiles)
+	case meta.Slots != g.pp.Size() || info.Entries != meta.Slots:
+		return bad("%d entries, want %d", meta.Slots, g.pp.Size())
+	case meta.CodeCounts == nil || len(meta.CodeCounts) == 0:
+		return bad("no code counts")
+	}
+	maxCode := len(meta.CodeCounts) - 1
+	fileExcess := meta.Encoding == EncodingPDBExcess
+
+	t := pdbTable{tiles: g.tiles, md: g.md, excess: fileExcess}
+	for i := range g.k {
+		t.radix[i] = uint64(g.n - i)
+	}
+	switch {
+	case opt.Packing == PackBytes:
+		t.shift, t.excess = 0, false
+	case opt.Packing == PackNibbles:
+		t.shift = 1
+		if !fileExcess && maxCode > 15 {
+			t.excess = true
+		}
+	case opt.Packing == PackCrumbs:
+		t.shift, t.excess = 2, true
+	case maxCode <= 3:
+		t.shift = 2
+	case maxCode <= 15:
+		t.shift = 1
+	}
+	if !t.excess && info.MaxValue > 255 {
+		return bad("value %d does not fit a byte", info.MaxValue)
+	}
+	bitsPer := uint(8) >> t.shift
+	t.mask = uint8(1<<bitsPer - 1)
+	per := uint64(1) << t.shift
+	n := meta.Slots
+	t.data = make([]byte, (n+per-1)/per)
+
+	// Decode on several goroutines in chunks of whole bytes (and of many blocks, so that
+	// Codes reuses its buffer), recounting the codes.
+	const chunk = 1 << 20
+	var next atomic.Uint64
+	counts := make([][]uint64, opt.Workers)
+	eg, ctx := errgroup.WithContext(context.Background())
+	for w := range opt.Workers {
+		eg.Go(func() error {
+			codes := make([]uint32, chunk)
+			cnt := make([]uint64, maxCode+1)
+			var cells [32]uint8
+			for {
+				lo := next.Add(chunk) - chunk
+				if lo >= n || ctx.Err() != nil {
+					break
+				}
+				buf := codes[:min(chunk, n-lo)]
+				if err := r.Codes(buf, lo); err != nil {
+					return err
+				}
+				for i, c := range buf {
+					if int(c) > maxCode {
+						return fmt.Errorf("%s: code %d above the largest counted %d: %w", path, c, maxCode, format.ErrCorrupt)
+					}
+					cnt[c]++
+					x := c
+					if fileExcess != t.excess { // convert through the value
+						e := lo + uint64(i)
+						g.pp.Unrank(e, cells[:])
+						md := uint32(g.mdOf(cells[:]))
+						if fileExcess {
+							x = md + 2*c
+						} else if c < md || (c-md)&1 != 0 {
+							return fmt.Errorf("%s: entry %d has value %d, below or off the parity of its Manhattan distance %d: %w",
+								path, e, c, md, format.ErrCorrupt)
+						} else {
+							x = (c - md) / 2
+						}
+					}
+					x = min(x, uint32(t.mask)) // PackNibbles and PackCrumbs cap; the other forms fit
+					e := lo + uint64(i)
+					t.data[e>>t.shift] |= uint8(x) << ((e & (per - 1)) * uint64(bitsPer))
+				}
+			}
+			counts[w] = cnt
+			return nil
+		})
+	}
+	if err := eg.Wait(); err != nil {
+		return fail(err)
+	}
+	for c, want := range meta.CodeCounts {
+		var got uint64
+		for _, cnt := range counts {
+			got += cnt[c]
+		}
+		if got != want {
+			return bad("code %d occurs %d times, the metadata says %d", c, got, want)
+		}
+	}
+	return t, nil
+}
+
+// Rows returns the board's rows.
+func (s *PDBSet) Rows() int { return s.m.Rows }
+
+// Cols returns the board's columns.
+func (s *PDBSet) Cols() int { return s.m.Cols }
+
+// Goal returns the goal layout: "blank-last" or "blank-first".
+func (s *PDBSet) Goal() string { return s.m.Goal }
+
+// Manifest returns the set's manifest.
+func (s *PDBSet) Manifest() PDBManifest { return s.m }
+
+// Groups returns the tiles of each group (fresh slices, increasing order).
+func (s *PDBSet) Groups() [][]uint8 {
+	out := make([][]uint8, len(s.groups))
+	for i, g := range s.groups {
+		out[i] = slices.Clone(g)
+	}
+	return out
+}
+
+// GroupOf returns the group holding tile, or -1 for a tile in no group (and the blank).
+func (s *PDBSet) GroupOf(tile uint8) int {
+	if int(tile) >= len(s.owner) {
+		return -1
+	}
+	return int(s.owner[tile])
+}
+
+// GroupValue returns group g's value for a board given as pos[tile] = cell (tile 0 is
+// the blank, len(pos) = Rows*Cols): the least number of moves of the group's tiles that
+// bring them home, whatever the blank's position. It neither checks pos nor allocates.
+func (s *PDBSet) GroupValue(g int, pos []uint8) int {
+	t := &s.tabs[g]
+	var used uint32
+	var r uint64
+	md := 0
+	for i, tile := range t.tiles {
+		c := pos[tile] & 31
+		r = r*t.radix[i] + uint64(c) - uint64(bits.OnesCount32(used&(1<<c-1)))
+		used |= 1 << c
+		md += int(t.md[i][c])
+	}
+	sh := t.shift
+	code := int(t.data[r>>sh] >> ((r & (1<<sh - 1)) << (3 - sh)) & t.mask)
+	if t.excess {
+		return md + 2*code
+	}
+	return code
+}
+
+// H is the additive heuristic: the sum of GroupValue over all groups. It is admissible
+// but not consistent (see the notes at the top of pdb.go).
+func (s *PDBSet) H(pos []uint8) int {
+	h := 0
+	for g := range s.tabs {
+		h += s.GroupValue(g, pos)
+	}
+	return h
+}
+
+// BytesPerEntry is the memory the tables take per entry.
+func (s *PDBSet) BytesPerEntry() float64 {
+	if s.ents == 0 {
+		return 0
+	}
+	return float64(s.bytes) / float64(s.ents)
+}
+
+// Bytes is the memory the tables take.
+func (s *PDBSet) Bytes() uint64 { return s.bytes }
+
+// Close releases the tables; the set must not be used afterwards.
+func (s *PDBSet) Close() error {
+	s.tabs = nil
+	return nil
+}
