@@ -21,6 +21,11 @@
 // as the cell of each tile (blank as tile 0, so the last two entries are tiles),
 // not as the tile in each cell: see LexHalf.
 //
+// PartialPerm ranks k distinct values of 0..n-1 (the cells of a pattern database's
+// tiles) lexicographically in O(k): n!/(n-k)! slots, no holes. With the blank's cell
+// as the last of k+1 values, slot / (n-k) is the rank of the first k, which is how a
+// pattern database folds the blank's position away.
+//
 // Zobrist is a hash, not a rank: 64-bit XOR of random per-(cell, tile) keys, updated
 // in O(1) per move, for use with a hash set. It cannot be inverted.
 //

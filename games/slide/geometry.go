@@ -7,7 +7,12 @@
 // Cells are numbered row-major from 0 at the top-left. Boards range from 2×2
 // up to 5×5 (rows and cols each in 2..5).
 //
-// The package knows nothing of files, workers or index schemes. The hot-path
+// Space (space.go) is a board under one permutation index scheme, the slot space
+// the breadth-first builder searches and the domain a table lookup reads;
+// PDBSpace (pdb.go) is the abstract space of one pattern-database group. Both
+// satisfy the builder's and the lookup's interfaces structurally.
+//
+// The rules know nothing of files or workers. The hot-path
 // functions (Slide, Neighbors, Manhattan, ManhattanDelta, Hamming, Solvable,
 // Mirror) do not allocate and do not validate their board: they assume a
 // permutation of 0..Cells()-1 of the right length (use Check or Parse at the
@@ -21,15 +26,16 @@ import (
 	"math/bits"
 )
 
-// MaxCells is the number of cells of the largest supported board (5×5). It
-// sizes the fixed tables inside Geometry so that they need no allocation.
+// MaxCells is the number of cells of the largest supported board (5×5, or
+// e.g. 2×12). It sizes the fixed tables inside Geometry so that they need no
+// allocation.
 const MaxCells = 25
 
-// The side limits: 1-row boards are a different puzzle (a rotation only),
-// and 5×5 is the largest board whose tiles and cells fit the fixed tables.
+// The side limits: 1-row boards are a different puzzle (a rotation only), and
+// every board must fit MaxCells cells, so no side exceeds MaxCells/minSide.
 const (
 	minSide = 2
-	maxSide = 5
+	maxSide = MaxCells / minSide
 )
 
 // Goal selects one of the two conventional goal boards.
@@ -107,9 +113,9 @@ type Geometry struct {
 // NewGeometry returns the geometry of a rows×cols board, rows and cols each in
 // 2..5. The error names the rejected size.
 func NewGeometry(rows, cols int) (*Geometry, error) {
-	if rows < minSide || rows > maxSide || cols < minSide || cols > maxSide {
-		return nil, fmt.Errorf("slide: board size %d×%d not supported: rows and cols must each be %d..%d",
-			rows, cols, minSide, maxSide)
+	if rows < minSide || cols < minSide || rows > maxSide || cols > maxSide || rows*cols > MaxCells {
+		return nil, fmt.Errorf("slide: board size %d×%d not supported: rows and cols must each be at least %d, with at most %d cells",
+			rows, cols, minSide, MaxCells)
 	}
 	g := &Geometry{Rows: rows, Cols: cols, cells: rows * cols}
 	n := g.cells

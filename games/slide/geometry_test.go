@@ -14,8 +14,8 @@ func TestNewGeometryRejectsBadSizes(t *testing.T) {
 		rows, cols int
 		want       string
 	}{
-		{1, 3, "1×3"}, {3, 1, "3×1"}, {0, 0, "0×0"}, {6, 2, "6×2"},
-		{2, 6, "2×6"}, {-1, 3, "-1×3"}, {6, 6, "6×6"},
+		{1, 3, "1×3"}, {3, 1, "3×1"}, {0, 0, "0×0"}, {2, 13, "2×13"},
+		{13, 2, "13×2"}, {-1, 3, "-1×3"}, {6, 6, "6×6"}, {5, 6, "5×6"},
 	} {
 		g, err := NewGeometry(tc.rows, tc.cols)
 		if err == nil {

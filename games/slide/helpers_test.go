@@ -13,7 +13,7 @@ import (
 func sizes() [][2]int {
 	var s [][2]int
 	for r := minSide; r <= maxSide; r++ {
-		for c := minSide; c <= maxSide; c++ {
+		for c := minSide; c <= maxSide && r*c <= MaxCells; c++ {
 			s = append(s, [2]int{r, c})
 		}
 	}

@@ -167,7 +167,7 @@ func TestMirrorRelabelling(t *testing.T) {
 func TestMirrorSquareBoards(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(10, 11))
-	for side := minSide; side <= maxSide; side++ {
+	for side := minSide; side*side <= MaxCells; side++ {
 		g := mustGeometry(t, side, side)
 		for _, goal := range goals {
 			gb := g.GoalBoard(goal)
