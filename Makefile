@@ -59,9 +59,11 @@ TIME := $(shell command -v /usr/bin/time >/dev/null && echo /usr/bin/time -v)
 bench-big: build
 	@mkdir -p bench $(DATA)
 	$(TIME) $(BIN) build slide --rows 3 --cols 4 --workers $(WORKERS) -o $(DATA)/slide-3x4.tsm 2>&1 | tee bench/slide-3x4.txt
+	$(TIME) $(BIN) build slide --rows 2 --cols 6 --workers $(WORKERS) -o $(DATA)/slide-2x6.tsm 2>&1 | tee bench/slide-2x6.txt
 	$(TIME) $(BIN) build hanoi --pegs 3 --disks 20 --workers $(WORKERS) -o $(DATA)/hanoi-3x20.tsm 2>&1 | tee bench/hanoi-3x20.txt
 	$(TIME) $(BIN) build hanoi --pegs 4 --disks 16 --workers $(WORKERS) -o $(DATA)/hanoi-4x16.tsm 2>&1 | tee bench/hanoi-4x16.txt
-	$(BIN) bench hanoi --pegs 4 --disks 14 --workers $(WORKERS) | tee bench/hanoi-4x14.txt
+	$(BIN) bench hanoi --pegs 4 --disks 13 --workers $(WORKERS) | tee bench/hanoi-4x13.txt
+	$(BIN) bench hanoi --pegs 3 --disks 16 --workers $(WORKERS) | tee bench/hanoi-3x16.txt
 
 # A short run of every fuzz target.
 fuzz:
