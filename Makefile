@@ -1,5 +1,8 @@
 # tablesmith — the two set-up commands are `make tables` and `make test`.
 GO      ?= go
+# Recipes pipe into tee: pipefail makes a failing command fail the target.
+SHELL := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
 BIN     := bin/tablesmith
 DATA    := data
 WORKERS ?= 2
