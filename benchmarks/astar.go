@@ -7,10 +7,11 @@ import (
 
 	"tablesmith/games/slide"
 	"tablesmith/solver"
+	"tablesmith/tables"
 )
 
 // EightPDBGroups is the pattern-database split of the 8-puzzle comparison: tiles 1–4 and
-// 5–8, built in memory (solver.BuildPatterns).
+// 5–8, built with the project's pattern-database builder (BuildPDBSet).
 var EightPDBGroups = [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}
 
 // AStarRow is one heuristic's line of the 8-puzzle A* comparison: means and maxima over
@@ -55,7 +56,7 @@ func EightBoards(count int, seed uint64) [][]uint8 {
 
 // EightAStar solves the same random 8-puzzle boards (blank-last goal) with A* under each
 // heuristic and reports vertices expanded and the maximum heap size. The PDB heuristics
-// use the 1–4/5–8 split built in memory.
+// use the 1–4/5–8 split.
 func EightAStar(ctx context.Context, opt EightAStarOptions) ([]AStarRow, error) {
 	if opt.Instances <= 0 {
 		opt.Instances = 200
@@ -67,10 +68,11 @@ func EightAStar(ctx context.Context, opt EightAStarOptions) ([]AStarRow, error) 
 		opt.Heuristics = solver.HeuristicNames
 	}
 	geo, _ := slide.NewGeometry(3, 3)
-	set, err := solver.BuildPatterns(geo, slide.BlankLast, EightPDBGroups)
+	set, err := BuildPDBSet(ctx, tables.PDBSpec{Rows: 3, Cols: 3, Goal: "blank-last", Groups: EightPDBGroups}, 0)
 	if err != nil {
 		return nil, err
 	}
+	defer set.Close()
 	boards := EightBoards(opt.Instances, opt.Seed)
 	var rows []AStarRow
 	for _, name := range opt.Heuristics {

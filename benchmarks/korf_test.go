@@ -142,8 +142,8 @@ func TestKorfQuick(t *testing.T) {
 	t.Logf("%d instances, %d generated nodes, %.2f s", len(rows), tot.Generated, tot.Seconds)
 }
 
-// TestKorfPDB runs the same instances with A* and IDA* on the in-memory 5-5-5 pattern
-// databases with reflection.
+// TestKorfPDB runs the same instances with A* and IDA* on 5-5-5 pattern databases
+// (Korf & Felner's shapes) with reflection.
 func TestKorfPDB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the 5-5-5 pattern databases (about a second)")
@@ -154,10 +154,12 @@ func TestKorfPDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	geo := KorfGeometry()
-	set, err := solver.BuildPatterns(geo, slide.BlankFirst, [][]uint8{{1, 2, 3, 6, 7}, {4, 5, 8, 9, 12}, {10, 11, 13, 14, 15}})
+	set, err := BuildPDBSet(context.Background(), tables.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first",
+		Groups: [][]uint8{{1, 2, 3, 6, 7}, {4, 5, 8, 9, 12}, {10, 11, 13, 14, 15}}}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer set.Close()
 	h, err := solver.NewPDB(geo, slide.BlankFirst, set, true)
 	if err != nil {
 		t.Fatal(err)

@@ -29,10 +29,9 @@
 // admissibility.
 //
 // Pattern databases enter through the small PatternSet interface, which the table files
-// of package tables satisfy (tables.PDBSet) and which Patterns implements in memory by
-// 0-1 BFS for boards small enough (the 8-puzzle, 15-puzzle groups of up to 5 tiles): the
-// in-memory set is the independent oracle for the files, and the PDB for tests and the
-// 8-puzzle comparison.
+// of package tables satisfy (tables.PDBSet, built by `tablesmith build pdb`). The tests
+// of this package carry an independently written in-memory builder (Patterns) as the
+// oracle those files are checked against.
 //
 // # Searches
 //

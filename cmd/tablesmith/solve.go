@@ -314,9 +314,8 @@ func inferSize(state string) (rows, cols int, err error) {
 	return 0, 0, fmt.Errorf("cannot tell the board size of %d tiles: square boards have 4, 9, 16 or 25; give --rows and --cols", n)
 }
 
-// openPDBSet opens a directory of pattern databases written by tables.BuildPDBSet; a variable
-// so that tests can stand in an in-memory set.
-var openPDBSet = func(dir string) (solver.PatternSet, error) {
+// openPDBSet opens a directory of pattern databases written by tables.BuildPDBSet.
+func openPDBSet(dir string) (solver.PatternSet, error) {
 	set, err := tables.OpenPDBSet(dir)
 	if err != nil {
 		return nil, err // not a typed nil in the interface

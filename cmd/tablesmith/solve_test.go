@@ -12,8 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"tablesmith/games/slide"
-	"tablesmith/solver"
 	"tablesmith/tables"
 )
 
@@ -146,42 +144,32 @@ func TestSolveUsage(t *testing.T) {
 	}
 }
 
-// TestSolvePDB runs the pdb heuristic through the CLI on an in-memory set standing in
-// for a directory.
+// TestSolvePDB builds a pattern-database set with `build pdb` and solves with it.
 func TestSolvePDB(t *testing.T) {
-	geo, _ := slide.NewGeometry(3, 3)
-	set, err := solver.BuildPatterns(geo, slide.BlankLast, [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}})
-	if err != nil {
-		t.Fatal(err)
+	mem := filepath.Join(t.TempDir(), "pdb")
+	if code, _, stderr := runFunc(t, runBuildPDB, "", "--rows", "3", "--cols", "3", "--groups", "1,2,3,4/5,6,7,8", "-o", mem); code != exitOK {
+		t.Fatalf("build pdb: exit %d: %s", code, stderr)
 	}
-	saved := openPDBSet
-	openPDBSet = func(dir string) (solver.PatternSet, error) {
-		if dir != "mem" {
-			return nil, fmt.Errorf("no set %s", dir)
-		}
-		return set, nil
-	}
-	defer func() { openPDBSet = saved }()
 	for _, algo := range []string{"astar", "idastar"} {
-		code, out, stderr := runFunc(t, runSolve, "", "--json", "--pdb", "mem", "--algo", algo, "867254301", "2 1 3 4 5 6 7 8 0")
+		code, out, stderr := runFunc(t, runSolve, "", "--json", "--pdb", mem, "--algo", algo, "867254301", "2 1 3 4 5 6 7 8 0")
 		got := jsonLines(t, out)
 		if code != exitOK || got[0]["length"] != 31.0 || got[1]["solvable"] != false {
 			t.Fatalf("%s: exit %d: %s %s", algo, code, out, stderr)
 		}
 	}
-	if code, out, _ := runFunc(t, runSolve, "", "--pdb", "mem", "--reflect=false", "867254301"); code != exitOK || !strings.Contains(out, "length 31") {
+	if code, out, _ := runFunc(t, runSolve, "", "--pdb", mem, "--reflect=false", "867254301"); code != exitOK || !strings.Contains(out, "length 31") {
 		t.Fatalf("no reflection: exit %d: %s", code, out)
 	}
-	if code, _, stderr := runFunc(t, runSolve, "", "--pdb", "mem", "--goal", "blank-first", "867254301"); code != exitUsage ||
+	if code, _, stderr := runFunc(t, runSolve, "", "--pdb", mem, "--goal", "blank-first", "867254301"); code != exitUsage ||
 		!strings.Contains(stderr, "blank-last goal") {
 		t.Fatalf("goal mismatch: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr := runFunc(t, runSolve, "", "--pdb", "elsewhere", "867254301"); code != exitFail ||
-		!strings.Contains(stderr, "no set elsewhere") {
+	if code, _, stderr := runFunc(t, runSolve, "", "--pdb", filepath.Join(t.TempDir(), "elsewhere"), "867254301"); code != exitFail ||
+		!strings.Contains(stderr, "elsewhere") {
 		t.Fatalf("missing set: exit %d: %s", code, stderr)
 	}
 	// A state of another size than the set's is a line error.
-	if code, out, _ := runFunc(t, runSolve, "", "--pdb", "mem", "1 2 3 0"); code != exitFail || !strings.Contains(out, "3×3 board has 9") {
+	if code, out, _ := runFunc(t, runSolve, "", "--pdb", mem, "1 2 3 0"); code != exitFail || !strings.Contains(out, "3×3 board has 9") {
 		t.Fatalf("wrong size: exit %d: %s", code, out)
 	}
 }
