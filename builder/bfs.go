@@ -344,7 +344,11 @@ func (r *bfsRun) expandBatch(wk *bfsWorker, src []uint64, d uint64, nextDense *a
 // classifyUnreached tells holes from unreachable states among the slots the search did
 // not reach, marks them in Values, and counts both.
 func (r *bfsRun) classifyUnreached(ctx context.Context, res *Result) error {
-	hole, unset := r.values.Hole(), r.values.Unset()
+	hole := r.values.Hole()
+	mayHaveHoles := true
+	if h, ok := r.sp.(Holed); ok {
+		mayHaveHoles = h.HasHoles()
+	}
 	var holes, unreachable atomic.Uint64
 	g, _ := errgroup.WithContext(ctx)
 	chunk := uint64(1 << 16)
@@ -369,11 +373,11 @@ func (r *bfsRun) classifyUnreached(ctx context.Context, res *Result) error {
 					if r.visited[s>>6]&(1<<(s&63)) != 0 {
 						continue
 					}
-					if r.sp.IsHole(s) {
+					// An unreached slot already holds Unset, the unreachable marker.
+					if mayHaveHoles && r.sp.IsHole(s) {
 						r.values.Set(s, hole)
 						h++
 					} else {
-						r.values.Set(s, unset)
 						u++
 					}
 				}

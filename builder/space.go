@@ -26,3 +26,9 @@ type Space interface {
 	// reach, to tell holes from unreachable states.
 	IsHole(slot uint64) bool
 }
+
+// Holed is implemented by spaces that can tell whether their scheme leaves holes at all.
+// When HasHoles is false the builder counts every unreached slot as an unreachable state
+// without calling IsHole, which for a full-permutation scheme would be one call per slot
+// of the other parity class.
+type Holed interface{ HasHoles() bool }

@@ -17,6 +17,7 @@ import (
 // lookup package hands a Space out as one).
 var (
 	_ builder.Space    = (*hanoi.Space)(nil)
+	_ builder.Holed    = (*hanoi.Space)(nil)
 	_ builder.Expecter = (*hanoi.Space)(nil)
 )
 

@@ -166,6 +166,9 @@ func (s *Space) DepthBound() uint64 { return s.bound }
 // so it is the class count for the classes and seed schemes and k^n for plain.
 func (s *Space) ExpectedStates() uint64 { return s.states }
 
+// HasHoles reports whether the scheme leaves slots that are no state: only seed does.
+func (s *Space) HasHoles() bool { return s.scheme == seed }
+
 // IsHole reports whether slot is no state of the scheme: for seed, a slot whose digits
 // are no canonical state; classes and plain have no holes. Slots out of range are holes.
 func (s *Space) IsHole(slot uint64) bool {

@@ -139,6 +139,10 @@ func (s *Space) Goals() []uint64 {
 	return []uint64{s.rank(s.goalBoard, pos)}
 }
 
+// HasHoles reports whether the scheme leaves slots that are no board: only the branch
+// hash does.
+func (s *Space) HasHoles() bool { return s.kind == kindBranch }
+
 // IsHole reports slots that are no board: only the branch hash has them.
 func (s *Space) IsHole(slot uint64) bool {
 	if s.kind != kindBranch {

@@ -10,6 +10,12 @@ import (
 	"tablesmith/index"
 )
 
+var (
+	_ builder.Space    = (*slide.Space)(nil)
+	_ builder.Holed    = (*slide.Space)(nil)
+	_ builder.Expecter = (*slide.Space)(nil)
+)
+
 // oracleCounts is an independent breadth-first search over board strings with a map: no
 // index scheme, no bitsets, no workers.
 func oracleCounts(geo *slide.Geometry, goal slide.Goal) []uint64 {
