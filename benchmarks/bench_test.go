@@ -8,6 +8,7 @@ import (
 
 	"tablesmith/builder"
 	"tablesmith/format"
+	"tablesmith/games/hanoi"
 	"tablesmith/games/slide"
 	"tablesmith/index"
 	"tablesmith/tables"
@@ -113,13 +114,19 @@ func TestHanoiSchemesAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range rows {
-		if r.MaxDepth != rows[0].MaxDepth || r.TableBytes <= 0 {
-			t.Fatalf("row %+v disagrees with %+v", r, rows[0])
-		}
+	classes := hanoi.ClassCount(4, 7)
+	want := map[string][3]uint64{ // slots, states reached, holes
+		"classes": {classes, classes, 0},
+		"seed":    {1 << 14, classes, 1<<14 - classes},
+		"plain":   {1 << 14, 1 << 14, 0},
 	}
-	// classes: no holes; the plain scheme reaches every one of the 4^7 states.
-	if rows[0].Scheme != "classes" || rows[0].Holes != 0 || rows[2].States != 1<<14 {
-		t.Fatalf("rows %+v", rows)
+	for _, r := range rows {
+		w, ok := want[r.Scheme]
+		if !ok || r.Slots != w[0] || r.States != w[1] || r.Holes != w[2] {
+			t.Fatalf("%s: slots %d, states %d, holes %d; want %v", r.Scheme, r.Slots, r.States, r.Holes, w)
+		}
+		if r.MaxDepth != 25 || r.TableBytes <= 0 { // the farthest state is the standard start: Frame–Stewart(4, 7) = 25
+			t.Fatalf("%s: max remoteness %d, table %d bytes", r.Scheme, r.MaxDepth, r.TableBytes)
+		}
 	}
 }
