@@ -13,7 +13,8 @@ type Domain interface {
 	// (e.g. Hanoi's peg symmetry) before ranking.
 	Slot(state string) (slot uint64, ok bool, err error)
 	// Neighbors returns the states one legal move away from state, in the user's own
-	// notation (no canonicalisation), in a fixed order.
+	// labels (no symmetry canonicalisation) and already in Normalize's spelling, in a
+	// fixed order: the path walk looks them up without normalising them again.
 	Neighbors(state string) ([]string, error)
 	// Normalize returns state in the table's canonical spelling of the notation
 	// (e.g. "1 2 3 …" → "123…" for the 8-puzzle), keeping the user's labels.

@@ -86,6 +86,12 @@ func (t *Table) Lookup(state string) (Answer, error) {
 	if err != nil {
 		return Answer{}, fmt.Errorf("%w: %w", ErrBadState, err)
 	}
+	return t.lookupNormalized(norm)
+}
+
+// lookupNormalized answers a state already in canonical notation (as Neighbors returns
+// them), saving the path walk a second parse per neighbour.
+func (t *Table) lookupNormalized(norm string) (Answer, error) {
 	slot, ok, err := t.dom.Slot(norm)
 	if err != nil {
 		return Answer{}, fmt.Errorf("%w: %w", ErrBadState, err)
@@ -131,7 +137,7 @@ func (t *Table) BestMoves(state string) ([]string, error) {
 	}
 	var best []string
 	for _, n := range nbrs {
-		b, err := t.Lookup(n)
+		b, err := t.lookupNormalized(n)
 		if err != nil {
 			return nil, err
 		}
@@ -159,7 +165,7 @@ func (t *Table) Path(state string) ([]string, error) {
 		}
 		found := false
 		for _, n := range nbrs {
-			b, err := t.Lookup(n)
+			b, err := t.lookupNormalized(n)
 			if err != nil {
 				return nil, err
 			}
