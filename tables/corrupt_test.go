@@ -101,3 +101,31 @@ func TestOpenRejectsForeignMetadata(t *testing.T) {
 		}
 	}
 }
+
+// TestNeighborsAreNormalized pins the Domain contract the path walk relies on: every
+// neighbour a game returns is already in Normalize's spelling.
+func TestNeighborsAreNormalized(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		meta  format.Metadata
+		state string
+	}{
+		{format.Metadata{Game: GameSlide, Index: "lex", Params: []byte(`{"rows":3,"cols":3}`)}, "1 2 3 / 4 0 5 / 6 7 8"},
+		{format.Metadata{Game: GameSlide, Index: "lex-half", Params: []byte(`{"rows":3,"cols":4}`)}, "1,2,3,4,5,6,7,8,9,10,0,11"},
+		{format.Metadata{Game: GameHanoi, Index: "classes", Params: []byte(`{"pegs":4,"disks":6}`)}, "0, 1, 2, 3, 1, 0"},
+	} {
+		dom, err := DomainFor(c.meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nbrs, err := dom.Neighbors(c.state)
+		if err != nil || len(nbrs) == 0 {
+			t.Fatalf("%s: %v, %v", c.state, nbrs, err)
+		}
+		for _, n := range nbrs {
+			if norm, err := dom.Normalize(n); err != nil || norm != n {
+				t.Errorf("%s: neighbour %q normalises to %q (%v)", c.meta.Game, n, norm, err)
+			}
+		}
+	}
+}
