@@ -1,4 +1,4 @@
-module tablesmith
+module github.com/tablesmith/tablesmith
 
 go 1.26.0
 

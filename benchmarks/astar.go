@@ -5,9 +5,9 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"tablesmith/games/slide"
-	"tablesmith/solver"
-	"tablesmith/tables"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/solver"
+	"github.com/tablesmith/tablesmith/tables"
 )
 
 // EightPDBGroups is the pattern-database split of the 8-puzzle comparison: tiles 1–4 and

@@ -6,12 +6,12 @@ import (
 	"slices"
 	"testing"
 
-	"tablesmith/builder"
-	"tablesmith/format"
-	"tablesmith/games/hanoi"
-	"tablesmith/games/slide"
-	"tablesmith/index"
-	"tablesmith/tables"
+	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games/hanoi"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/index"
+	"github.com/tablesmith/tablesmith/tables"
 )
 
 func TestZobristBFSCounts(t *testing.T) {

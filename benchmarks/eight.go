@@ -13,11 +13,11 @@ import (
 	"slices"
 	"time"
 
-	"tablesmith/builder"
-	"tablesmith/format"
-	"tablesmith/games/slide"
-	"tablesmith/index"
-	"tablesmith/tables"
+	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/index"
+	"github.com/tablesmith/tablesmith/tables"
 )
 
 // SchemeRow is one scheme's line of the 8-puzzle comparison. NaN marks what a scheme

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"tablesmith/format"
-	"tablesmith/games/hanoi"
-	"tablesmith/tables"
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games/hanoi"
+	"github.com/tablesmith/tablesmith/tables"
 )
 
 // HanoiRow is one index scheme's build of a Towers of Hanoi table.

@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"tablesmith/games/slide"
-	"tablesmith/solver"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/solver"
 )
 
 // KorfFile is where Korf's 100 instances live, relative to the repository root.

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"tablesmith/games/slide"
-	"tablesmith/solver"
-	"tablesmith/tables"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/solver"
+	"github.com/tablesmith/tablesmith/tables"
 )
 
 // korfPath is the instance file seen from this package's directory.

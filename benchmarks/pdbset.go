@@ -4,7 +4,7 @@ import (
 	"context"
 	"os"
 
-	"tablesmith/tables"
+	"github.com/tablesmith/tablesmith/tables"
 )
 
 // BuildPDBSet builds a pattern-database set with the project's builder into a temporary

@@ -1,8 +1,8 @@
 package benchmarks
 
 import (
-	"tablesmith/games/slide"
-	"tablesmith/index"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/index"
 )
 
 // zNode is a frontier entry of the Zobrist search: the board travels with its key,

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"tablesmith/index"
+	"github.com/tablesmith/tablesmith/index"
 )
 
 // zoGraph is an explicit graph with 0- and 1-cost edges, both stored symmetric.

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/games/slide"
 )
 
 // AStar finds a shortest solution from start with A*.

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/games/slide"
 )
 
 // exact holds every reachable board's distance to the goal, found by a plain BFS over

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/games/slide"
 )
 
 // Heuristic is an admissible estimate of the number of moves from a board to the goal

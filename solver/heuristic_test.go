@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/games/slide"
 )
 
 // TestHeuristicsAdmissible checks every heuristic against the exact distance of every

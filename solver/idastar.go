@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	"tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/games/slide"
 )
 
 // ctxEvery is how many expansions IDA* runs between looks at its context.

@@ -3,7 +3,7 @@ package solver
 import (
 	"fmt"
 
-	"tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/games/slide"
 )
 
 // maxPatternSlots bounds one group's search table (cells of the group's tiles and of

@@ -3,7 +3,7 @@ package solver
 import (
 	"fmt"
 
-	"tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/games/slide"
 )
 
 // PatternSet is what the PDB heuristics need of a set of disjoint, additive pattern

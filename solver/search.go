@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/games/slide"
 )
 
 // ErrUnsolvable is wrapped by the error for a start board that cannot reach the goal.

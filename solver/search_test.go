@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/games/slide"
 )
 
 // TestSearchesOptimalEight: both searches with every heuristic return solutions of the

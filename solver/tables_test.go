@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"tablesmith/games/slide"
-	"tablesmith/tables"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/tables"
 )
 
 // The files of package tables serve the PDB heuristics directly.

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"tablesmith/format"
+	"github.com/tablesmith/tablesmith/format"
 )
 
 // TestCorruptTableNeverAnswersWrong flips one bit at a spread of offsets in a real

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"testing"
 
-	"tablesmith/builder"
-	"tablesmith/format"
-	"tablesmith/games/slide"
-	"tablesmith/index"
+	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/index"
 )
 
 // buildEight builds and writes an 8-puzzle table and opens it.

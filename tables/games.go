@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"slices"
 
-	"tablesmith/format"
-	"tablesmith/games/hanoi"
-	"tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games/hanoi"
+	"github.com/tablesmith/tablesmith/games/slide"
 )
 
 // Game names as they appear in table metadata.

@@ -18,10 +18,10 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"tablesmith/builder"
-	"tablesmith/format"
-	"tablesmith/games/slide"
-	"tablesmith/index"
+	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/index"
 )
 
 // Additive pattern databases for sliding-tile puzzles.

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"tablesmith/format"
+	"github.com/tablesmith/tablesmith/format"
 )
 
 // The helpers below are written independently of pdb.go: boards as arrays, goals by

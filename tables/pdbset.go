@@ -17,8 +17,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"tablesmith/format"
-	"tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games/slide"
 )
 
 // PDBPacking selects the in-memory form of a set's tables.

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"tablesmith/format"
+	"github.com/tablesmith/tablesmith/format"
 )
 
 // Table is an open remoteness table together with the game that reads its states.

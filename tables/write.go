@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"tablesmith/builder"
-	"tablesmith/format"
+	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/format"
 )
 
 // WritePuzzle writes the result of a breadth-first build as a remoteness table. meta names

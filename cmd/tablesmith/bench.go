@@ -12,8 +12,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"tablesmith/benchmarks"
-	"tablesmith/games/hanoi"
+	"github.com/tablesmith/tablesmith/benchmarks"
+	"github.com/tablesmith/tablesmith/games/hanoi"
 )
 
 const benchArgs = "[eight|hanoi|korf|astar] [flags] [--json] (-h after the kind for its flags)"

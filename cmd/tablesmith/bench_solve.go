@@ -13,9 +13,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"tablesmith/benchmarks"
-	"tablesmith/games/slide"
-	"tablesmith/solver"
+	"github.com/tablesmith/tablesmith/benchmarks"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/solver"
 )
 
 // The search benchmarks: `bench korf` and `bench astar`.

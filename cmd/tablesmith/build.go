@@ -15,11 +15,11 @@ import (
 	"syscall"
 	"time"
 
-	"tablesmith/builder"
-	"tablesmith/format"
-	"tablesmith/games/hanoi"
-	"tablesmith/games/slide"
-	"tablesmith/tables"
+	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games/hanoi"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/tables"
 )
 
 // buildSpec is a space ready to build plus what its table's metadata says of it.

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"tablesmith/builder"
-	"tablesmith/format"
-	"tablesmith/tables"
+	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/tables"
 )
 
 const buildPDBArgs = "pdb --rows R --cols C [--goal blank-last|blank-first] (--groups 1,2,3/4,5 | --partition 7-8) [--workers N] -o DIR"

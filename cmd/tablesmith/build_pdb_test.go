@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"tablesmith/tables"
+	"github.com/tablesmith/tablesmith/tables"
 )
 
 // runPDB calls runBuildPDB in-process (until `build pdb` is dispatched by runBuild).

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"time"
 
-	"tablesmith/format"
-	"tablesmith/tables"
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/tables"
 )
 
 func runInfo(e *env, args []string) error {

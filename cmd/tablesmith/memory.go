@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"tablesmith/builder"
+	"github.com/tablesmith/tablesmith/builder"
 )
 
 // availableMemory reads MemAvailable from /proc/meminfo (0 when it cannot be read, e.g.

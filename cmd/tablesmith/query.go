@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"tablesmith/tables"
+	"github.com/tablesmith/tablesmith/tables"
 )
 
 const queryArgs = "[--json] [--path] FILE [STATE ...]"

@@ -13,9 +13,9 @@ import (
 	"strconv"
 	"strings"
 
-	"tablesmith/games/slide"
-	"tablesmith/solver"
-	"tablesmith/tables"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/solver"
+	"github.com/tablesmith/tablesmith/tables"
 )
 
 const solveArgs = "[--algo astar|idastar] [--heuristic discrete|hamming|manhattan|pdb] [--pdb DIR] [--goal blank-last|blank-first] [--json] [STATE ...]"

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"tablesmith/tables"
+	"github.com/tablesmith/tablesmith/tables"
 )
 
 // runFunc runs one command function in-process with the exit-status mapping of run, so

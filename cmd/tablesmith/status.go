@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"tablesmith/builder"
+	"github.com/tablesmith/tablesmith/builder"
 )
 
 // status draws a one-line progress report on stderr when it is a terminal, and nothing

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"tablesmith/builder"
+	"github.com/tablesmith/tablesmith/builder"
 )
 
 // TestStatusOnlyOnATerminal: the progress line shows level, states, rate and ETA on a

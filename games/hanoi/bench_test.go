@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"tablesmith/games/hanoi"
+	"github.com/tablesmith/tablesmith/games/hanoi"
 )
 
 // benchSizes are the sizes of the performance targets.

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"tablesmith/builder"
-	"tablesmith/games/hanoi"
+	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/games/hanoi"
 )
 
 // Build-level checks: the builder's parallel BFS over each scheme against the closed

@@ -3,7 +3,7 @@ package hanoi_test
 import (
 	"fmt"
 
-	"tablesmith/games/hanoi"
+	"github.com/tablesmith/tablesmith/games/hanoi"
 )
 
 func ExampleParse() {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"tablesmith/games/hanoi"
+	"github.com/tablesmith/tablesmith/games/hanoi"
 )
 
 // The long checks (make test-long, build tag `long`): full builds of the issue's large

@@ -3,7 +3,7 @@ package slide_test
 import (
 	"testing"
 
-	"tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/games/slide"
 )
 
 // BenchmarkExpand is the builder's per-state work: unrank a slot, generate the moves, rank

@@ -5,7 +5,7 @@ import (
 	"math/bits"
 	"slices"
 
-	"tablesmith/index"
+	"github.com/tablesmith/tablesmith/index"
 )
 
 // PDBSpace is the abstract space of one pattern-database group: the placements of the

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"testing"
 
-	"tablesmith/builder"
-	"tablesmith/games/slide"
-	"tablesmith/index"
+	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/index"
 )
 
 // The space must satisfy the builder's interfaces structurally.

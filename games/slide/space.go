@@ -3,7 +3,7 @@ package slide
 import (
 	"fmt"
 
-	"tablesmith/index"
+	"github.com/tablesmith/tablesmith/index"
 )
 
 // Params name a sliding-tile table: the board, the goal layout and the index scheme.
