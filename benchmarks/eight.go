@@ -76,13 +76,13 @@ func EightSchemes(ctx context.Context, opt EightOptions) ([]SchemeRow, error) {
 		for i, p := range perms {
 			slots[i] = sch.Rank(p)
 		}
-		index.TimeRank(sch, perms, 1) // warm caches and branch predictors before timing
-		index.TimeUnrank(sch, slots, 1)
+		TimeRank(sch, perms, 1) // warm caches and branch predictors before timing
+		TimeUnrank(sch, slots, 1)
 		per := float64(len(perms) * opt.Rounds)
 		row := SchemeRow{
 			Scheme:       name,
-			RankNs:       float64(index.TimeRank(sch, perms, opt.Rounds).Nanoseconds()) / per,
-			UnrankNs:     float64(index.TimeUnrank(sch, slots, opt.Rounds).Nanoseconds()) / per,
+			RankNs:       float64(TimeRank(sch, perms, opt.Rounds).Nanoseconds()) / per,
+			UnrankNs:     float64(TimeUnrank(sch, slots, opt.Rounds).Nanoseconds()) / per,
 			UpdateNs:     math.NaN(),
 			Slots:        sch.Size(),
 			SlotsPerPerm: float64(sch.Size()) / float64(index.Factorial(9)),

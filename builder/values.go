@@ -104,9 +104,6 @@ func (v *Values) Set(i, x uint64) {
 	}
 }
 
-// Bytes exposes the backing array (for checkpoints).
-func (v *Values) Bytes() []byte { return v.data }
-
 // MemoryEstimate is the peak memory a BFS over sp needs, in bytes: the values, the
 // visited bitset, two frontier bitsets and the frontier lists (at most one bitset's worth
 // before the frontier switches to a bitset).

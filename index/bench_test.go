@@ -142,21 +142,6 @@ func BenchmarkUnrankPair(b *testing.B) {
 	benchSink += uint64(acc)
 }
 
-// BenchmarkTimeRank times the interface-based helper the CLI uses, per call.
-func BenchmarkTimeRank(b *testing.B) {
-	s := NewLex(9)
-	flat := benchPerms(9)
-	perms := make([][]uint8, benchInputs)
-	for i := range perms {
-		perms[i] = flat[i*9 : i*9+9]
-	}
-	var total float64
-	for b.Loop() {
-		total += float64(TimeRank(s, perms, 1))
-	}
-	b.ReportMetric(total/float64(b.N)/benchInputs, "ns/rank")
-}
-
 func BenchmarkZobrist(b *testing.B) {
 	z := NewZobrist(9, 9, DefaultZobristSeed)
 	flat := benchPerms(9)

@@ -126,29 +126,4 @@ func TestNoAllocs(t *testing.T) {
 			}
 		}
 	}
-	perms := [][]uint8{identity(9)}
-	s := NewLex(9)
-	if a := testing.AllocsPerRun(10, func() { TimeRank(s, perms, 3) }); a != 0 {
-		t.Errorf("TimeRank: %v allocations", a)
-	}
-}
-
-func TestTimeHelpers(t *testing.T) {
-	t.Parallel()
-	rng := rand.New(rand.NewPCG(5, 6))
-	for _, name := range Names() {
-		s, _ := ByName(name, 9)
-		perms := make([][]uint8, 100)
-		slots := make([]uint64, 100)
-		for i := range perms {
-			perms[i] = randPerm(rng, 9)
-			slots[i] = rng.Uint64N(s.Size())
-		}
-		if d := TimeRank(s, perms, 2); d <= 0 {
-			t.Errorf("%s: TimeRank = %v", name, d)
-		}
-		if d := TimeUnrank(s, slots, 2); d <= 0 {
-			t.Errorf("%s: TimeUnrank = %v", name, d)
-		}
-	}
 }
