@@ -8,7 +8,6 @@ import (
 )
 
 func TestTimeHelpers(t *testing.T) {
-	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, name := range index.Names() {
 		s, _ := index.ByName(name, 9)
