@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/hanoi"
@@ -81,8 +82,8 @@ func BenchmarkLookup(b *testing.B) {
 		b.Fatal(err)
 	}
 	path := filepath.Join(b.TempDir(), "eight.tsm")
-	meta := format.Metadata{Game: tables.GameSlide, Index: "lex", Params: []byte(`{"rows":3,"cols":3,"goal":"blank-last"}`)}
-	if _, err := tables.WritePuzzle(context.Background(), path, res, meta, format.WriteOptions{}); err != nil {
+	meta := format.Metadata{Game: "slide", Index: "lex", Params: []byte(`{"rows":3,"cols":3,"goal":"blank-last"}`)}
+	if _, err := build.WriteRemoteness(context.Background(), path, res, meta, format.WriteOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	tab, err := tables.Open(path)

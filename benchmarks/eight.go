@@ -13,11 +13,11 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/index"
-	"github.com/tablesmith/tablesmith/tables"
 )
 
 // SchemeRow is one scheme's line of the 8-puzzle comparison. NaN marks what a scheme
@@ -97,9 +97,9 @@ func EightSchemes(ctx context.Context, opt EightOptions) ([]SchemeRow, error) {
 		}
 		row.BFS, row.Counts = best, res.Counts
 		path := filepath.Join(opt.Dir, "eight-"+name+".tsm")
-		meta := format.Metadata{Game: tables.GameSlide, Index: name,
+		meta := format.Metadata{Game: "slide", Index: name,
 			Params: []byte(`{"rows":3,"cols":3,"goal":"blank-last"}`), Build: format.Build{Tool: "tablesmith bench"}}
-		if _, err := tables.WritePuzzle(ctx, path, res, meta, format.WriteOptions{Workers: opt.Workers}); err != nil {
+		if _, err := build.WriteRemoteness(ctx, path, res, meta, format.WriteOptions{Workers: opt.Workers}); err != nil {
 			return nil, err
 		}
 		st, err := os.Stat(path)

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/hanoi"
-	"github.com/tablesmith/tablesmith/tables"
 )
 
 // HanoiRow is one index scheme's build of a Towers of Hanoi table.
@@ -49,8 +49,8 @@ func HanoiSchemes(ctx context.Context, pegs, disks, workers int, dir string) ([]
 		params, _ := json.Marshal(map[string]int{"pegs": pegs, "disks": disks})
 		path := filepath.Join(dir, "hanoi-"+scheme+".tsm")
 		start := time.Now()
-		meta := format.Metadata{Game: tables.GameHanoi, Index: scheme, Params: params, Build: format.Build{Tool: "tablesmith bench"}}
-		if _, err := tables.WritePuzzle(ctx, path, res, meta, format.WriteOptions{Workers: workers}); err != nil {
+		meta := format.Metadata{Game: "hanoi", Index: scheme, Params: params, Build: format.Build{Tool: "tablesmith bench"}}
+		if _, err := build.WriteRemoteness(ctx, path, res, meta, format.WriteOptions{Workers: workers}); err != nil {
 			return nil, err
 		}
 		write := time.Since(start)

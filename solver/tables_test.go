@@ -4,15 +4,17 @@ import (
 	"context"
 	"testing"
 
+	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/tables"
+	"github.com/tablesmith/tablesmith/values"
 )
 
 // The files of package tables serve the PDB heuristics directly.
 var _ PatternSet = (*tables.PDBSet)(nil)
 
 // TestPatternsMatchTableFiles is the differential test between the two pattern-database
-// builders: sets written by tables.BuildPDBSet (parallel 0-1 BFS over ranked placements,
+// builders: sets written by build.PDBSet (parallel 0-1 BFS over ranked placements,
 // packed codes) and read back with tables.OpenPDBSet must give the same value as the
 // in-memory Patterns for every placement of every group, and the PDB heuristic on either
 // must agree on every board.
@@ -24,17 +26,17 @@ func TestPatternsMatchTableFiles(t *testing.T) {
 		groups     [][]uint8
 		encoding   string
 	}{
-		{3, 3, slide.BlankLast, [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}, tables.EncodingPDBExcess},
-		{3, 3, slide.BlankFirst, [][]uint8{{1, 3, 5}, {2, 4, 6, 7, 8}}, tables.EncodingPDBValue},
-		{4, 4, slide.BlankFirst, [][]uint8{{1, 2, 3, 6}, {4, 5, 8, 9, 12}, {7, 10, 11}}, tables.EncodingPDBExcess},
+		{3, 3, slide.BlankLast, [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}, values.EncodingPDBExcess},
+		{3, 3, slide.BlankFirst, [][]uint8{{1, 3, 5}, {2, 4, 6, 7, 8}}, values.EncodingPDBValue},
+		{4, 4, slide.BlankFirst, [][]uint8{{1, 2, 3, 6}, {4, 5, 8, 9, 12}, {7, 10, 11}}, values.EncodingPDBExcess},
 	} {
 		geo, _ := slide.NewGeometry(tc.rows, tc.cols)
 		dir := t.TempDir()
-		spec := tables.PDBSpec{Rows: tc.rows, Cols: tc.cols, Goal: tc.goal.String(), Encoding: tc.encoding}
+		spec := build.PDBSpec{PDBSpec: slide.PDBSpec{Rows: tc.rows, Cols: tc.cols, Goal: tc.goal.String()}, Encoding: tc.encoding}
 		for _, g := range tc.groups {
 			spec.Groups = append(spec.Groups, append([]uint8(nil), g...))
 		}
-		if _, err := tables.BuildPDBSet(context.Background(), dir, spec, tables.PDBBuildOptions{Workers: 2}); err != nil {
+		if _, err := build.PDBSet(context.Background(), dir, spec, build.PDBOptions{Workers: 2}); err != nil {
 			t.Fatal(err)
 		}
 		files, err := tables.OpenPDBSet(dir)

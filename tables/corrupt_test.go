@@ -1,4 +1,4 @@
-package tables
+package tables_test
 
 import (
 	"context"
@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/tables"
+	"github.com/tablesmith/tablesmith/values"
 )
 
 // TestCorruptTableNeverAnswersWrong flips one bit at a spread of offsets in a real
@@ -22,7 +25,7 @@ func TestCorruptTableNeverAnswersWrong(t *testing.T) {
 		t.Fatal(err)
 	}
 	states := []string{"123456780", "867254301", "123456708", "213456780", "087654321", "471506238"}
-	want := make([]Answer, len(states))
+	want := make([]tables.Answer, len(states))
 	for i, s := range states {
 		if want[i], err = good.Lookup(s); err != nil {
 			t.Fatal(err)
@@ -35,7 +38,7 @@ func TestCorruptTableNeverAnswersWrong(t *testing.T) {
 		if err := os.WriteFile(path, bad, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		tab, err := Open(path)
+		tab, err := tables.Open(path)
 		if err != nil {
 			if !errors.Is(err, format.ErrCorrupt) {
 				t.Fatalf("flip at %d: open error %v is not ErrCorrupt", off, err)
@@ -54,7 +57,7 @@ func TestCorruptTableNeverAnswersWrong(t *testing.T) {
 				t.Fatalf("flip at %d: %s answered %+v, intact table %+v", off, s, a, want[i])
 			}
 		}
-		if err := tab.Verify(context.Background(), nil); !errors.Is(err, format.ErrCorrupt) {
+		if err := tab.Verify(context.Background(), tables.VerifyOptions{}); !errors.Is(err, format.ErrCorrupt) {
 			t.Fatalf("flip at %d: verify returned %v, want ErrCorrupt", off, err)
 		}
 		tab.Close()
@@ -63,14 +66,14 @@ func TestCorruptTableNeverAnswersWrong(t *testing.T) {
 		if err := os.WriteFile(path, raw[:n], 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Open(path); !errors.Is(err, format.ErrCorrupt) {
+		if _, err := tables.Open(path); !errors.Is(err, format.ErrCorrupt) {
 			t.Fatalf("truncated to %d bytes: %v", n, err)
 		}
 	}
 }
 
 // goodPath finds the file of an open table built by buildEight.
-func goodPath(t *testing.T, tab *Table) string {
+func goodPath(t *testing.T, tab *tables.Table) string {
 	t.Helper()
 	return tab.File()
 }
@@ -79,11 +82,11 @@ func TestOpenRejectsForeignMetadata(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	for name, meta := range map[string]format.Metadata{
-		"unknown game":  {Game: "chess", Encoding: EncodingRemoteness},
-		"bad params":    {Game: GameSlide, Index: "lex", Params: []byte(`{"rows":"x"}`), Encoding: EncodingRemoteness},
-		"wrong slots":   {Game: GameSlide, Index: "lex", Params: []byte(`{"rows":2,"cols":2}`), Encoding: EncodingRemoteness},
-		"bad encoding":  {Game: GameSlide, Index: "lex", Params: []byte(`{"rows":2,"cols":2}`), Encoding: "wdl"},
-		"unknown index": {Game: GameSlide, Index: "nope", Params: []byte(`{"rows":2,"cols":2}`), Encoding: EncodingRemoteness},
+		"unknown game":  {Game: "chess", Encoding: values.EncodingRemoteness},
+		"bad params":    {Game: "slide", Index: "lex", Params: []byte(`{"rows":"x"}`), Encoding: values.EncodingRemoteness},
+		"wrong slots":   {Game: "slide", Index: "lex", Params: []byte(`{"rows":2,"cols":2}`), Encoding: values.EncodingRemoteness},
+		"bad encoding":  {Game: "slide", Index: "lex", Params: []byte(`{"rows":2,"cols":2}`), Encoding: "wdl"},
+		"unknown index": {Game: "slide", Index: "nope", Params: []byte(`{"rows":2,"cols":2}`), Encoding: values.EncodingRemoteness},
 	} {
 		meta.CodeBits = 4
 		meta.Slots = 7
@@ -96,7 +99,7 @@ func TestOpenRejectsForeignMetadata(t *testing.T) {
 		if _, err := format.WriteFile(context.Background(), path, meta, src, format.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Open(path); err == nil {
+		if _, err := tables.Open(path); err == nil {
 			t.Errorf("%s: opened without error", name)
 		}
 	}
@@ -110,14 +113,15 @@ func TestNeighborsAreNormalized(t *testing.T) {
 		meta  format.Metadata
 		state string
 	}{
-		{format.Metadata{Game: GameSlide, Index: "lex", Params: []byte(`{"rows":3,"cols":3}`)}, "1 2 3 / 4 0 5 / 6 7 8"},
-		{format.Metadata{Game: GameSlide, Index: "lex-half", Params: []byte(`{"rows":3,"cols":4}`)}, "1,2,3,4,5,6,7,8,9,10,0,11"},
-		{format.Metadata{Game: GameHanoi, Index: "classes", Params: []byte(`{"pegs":4,"disks":6}`)}, "0, 1, 2, 3, 1, 0"},
+		{format.Metadata{Game: "slide", Index: "lex", Params: []byte(`{"rows":3,"cols":3}`)}, "1 2 3 / 4 0 5 / 6 7 8"},
+		{format.Metadata{Game: "slide", Index: "lex-half", Params: []byte(`{"rows":3,"cols":4}`)}, "1,2,3,4,5,6,7,8,9,10,0,11"},
+		{format.Metadata{Game: "hanoi", Index: "classes", Params: []byte(`{"pegs":4,"disks":6}`)}, "0, 1, 2, 3, 1, 0"},
 	} {
-		dom, err := DomainFor(c.meta)
+		in, err := games.Open(c.meta.Game, c.meta.Params, c.meta.Index)
 		if err != nil {
 			t.Fatal(err)
 		}
+		dom := in.Space.(tables.PuzzleDomain)
 		nbrs, err := dom.Neighbors(c.state)
 		if err != nil || len(nbrs) == 0 {
 			t.Fatalf("%s: %v, %v", c.state, nbrs, err)

@@ -1,4 +1,4 @@
-package tables
+package tables_test
 
 import (
 	"context"
@@ -7,14 +7,17 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/index"
+	"github.com/tablesmith/tablesmith/tables"
+	"github.com/tablesmith/tablesmith/values"
 )
 
 // buildEight builds and writes an 8-puzzle table and opens it.
-func buildEight(t *testing.T, scheme, goal string, workers int) (*builder.Result, *Table) {
+func buildEight(t *testing.T, scheme, goal string, workers int) (*builder.Result, *tables.Table) {
 	t.Helper()
 	sp, err := slide.NewSpace(slide.Params{Rows: 3, Cols: 3, Goal: goal, Index: scheme})
 	if err != nil {
@@ -26,11 +29,11 @@ func buildEight(t *testing.T, scheme, goal string, workers int) (*builder.Result
 	}
 	path := filepath.Join(t.TempDir(), "eight.tsm")
 	params, _ := json.Marshal(map[string]any{"rows": 3, "cols": 3, "goal": goal})
-	meta := format.Metadata{Game: GameSlide, Params: params, Index: scheme}
-	if _, err := WritePuzzle(context.Background(), path, res, meta, format.WriteOptions{}); err != nil {
+	meta := format.Metadata{Game: "slide", Params: params, Index: scheme}
+	if _, err := build.WriteRemoteness(context.Background(), path, res, meta, format.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	tab, err := Open(path)
+	tab, err := tables.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +78,7 @@ func TestEightEveryScheme(t *testing.T) {
 
 // checkAllPermutations looks up every 9-permutation: the table says reachable exactly when
 // the parity test says solvable; a sample also walks its shortest path by state strings.
-func checkAllPermutations(t *testing.T, tab *Table, geo *slide.Geometry, goal, scheme string) {
+func checkAllPermutations(t *testing.T, tab *tables.Table, geo *slide.Geometry, goal, scheme string) {
 	t.Helper()
 	g, _ := slide.ParseGoal(goal)
 	sp, err := slide.NewSpace(slide.Params{Rows: 3, Cols: 3, Goal: goal, Index: scheme})
@@ -116,7 +119,7 @@ func checkAllPermutations(t *testing.T, tab *Table, geo *slide.Geometry, goal, s
 func TestEightRoundTrip(t *testing.T) {
 	t.Parallel()
 	res, tab := buildEight(t, "branch767359", "blank-last", 2)
-	enc := RemotenessCodes{Bits: tab.Meta().CodeBits}
+	enc := values.RemotenessCodes{Bits: tab.Meta().CodeBits}
 	codes := make([]uint32, res.Values.Len())
 	if err := tab.Reader().Codes(codes, 0); err != nil {
 		t.Fatal(err)
@@ -140,7 +143,7 @@ func TestEightRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	if err := tab.Verify(context.Background(), nil); err != nil {
+	if err := tab.Verify(context.Background(), tables.VerifyOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -5,11 +5,8 @@ package tables
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"math/bits"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -19,6 +16,7 @@ import (
 
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/values"
 )
 
 // PDBPacking selects the in-memory form of a set's tables.
@@ -81,13 +79,12 @@ func OpenPDBSetWith(dir string, opt PDBOpenOptions) (*PDBSet, error) {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
-	m, err := readPDBManifest(dir)
+	m, err := ReadPDBManifest(dir)
 	if err != nil {
 		return nil, err
 	}
 	s := &PDBSet{m: *m}
 	s.goal, _ = slide.ParseGoal(m.Goal)
-	geo, _ := slide.NewGeometry(m.Rows, m.Cols)
 	for i := range s.owner {
 		s.owner[i] = -1
 	}
@@ -98,7 +95,11 @@ func OpenPDBSetWith(dir string, opt PDBOpenOptions) (*PDBSet, error) {
 			s.owner[t] = int8(gi)
 		}
 		s.groups = append(s.groups, tiles)
-		tab, err := loadPDBTable(dir, m, gi, newPDBGroup(geo, s.goal, tiles), opt)
+		g, err := slide.NewPDBGroup(pdbParamsOf(m, info))
+		if err != nil {
+			return nil, fmt.Errorf("tables: %s: group %d: %v: %w", dir, gi+1, err, format.ErrCorrupt)
+		}
+		tab, err := loadPDBTable(dir, m, gi, g, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -109,60 +110,8 @@ func OpenPDBSetWith(dir string, opt PDBOpenOptions) (*PDBSet, error) {
 	return s, nil
 }
 
-// readPDBManifest reads and checks dir/manifest.json.
-func readPDBManifest(dir string) (*PDBManifest, error) {
-	path := filepath.Join(dir, pdbManifestName)
-	b, err := os.ReadFile(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("tables: %s is not a pattern-database set: %s is missing: %w", dir, pdbManifestName, err)
-		}
-		return nil, fmt.Errorf("tables: %w", err)
-	}
-	bad := func(what string, args ...any) error {
-		return fmt.Errorf("tables: %s: %s: %w", path, fmt.Sprintf(what, args...), format.ErrCorrupt)
-	}
-	var m PDBManifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, bad("%v", err)
-	}
-	switch {
-	case m.Format != pdbManifestFormat:
-		return nil, bad("format %q, want %q", m.Format, pdbManifestFormat)
-	case m.Version > pdbManifestVer:
-		return nil, fmt.Errorf("tables: %s: manifest version %d, this tablesmith reads up to %d: %w", path, m.Version, pdbManifestVer, format.ErrVersion)
-	case m.Version < 1:
-		return nil, bad("version %d", m.Version)
-	case m.Game != GameSlidePDB:
-		return nil, bad("game %q, want %q", m.Game, GameSlidePDB)
-	}
-	spec := PDBSpec{Rows: m.Rows, Cols: m.Cols, Goal: m.Goal, Encoding: m.Encoding}
-	for _, g := range m.Groups {
-		tiles := make([]uint8, len(g.Tiles))
-		for i, t := range g.Tiles {
-			if t < 0 || t > 255 {
-				return nil, bad("tile %d", t)
-			}
-			tiles[i] = uint8(t)
-		}
-		spec.Groups = append(spec.Groups, tiles)
-	}
-	if err := spec.Normalize(); err != nil {
-		return nil, bad("%v", err)
-	}
-	for gi, g := range m.Groups {
-		if !slices.Equal(intsOf(spec.Groups[gi]), g.Tiles) {
-			return nil, bad("group %d: tiles %v not in increasing order", gi+1, g.Tiles)
-		}
-		if g.File == "" || filepath.Base(g.File) != g.File || g.File == "." || g.File == ".." {
-			return nil, bad("group %d: file name %q must name a file in the set's directory", gi+1, g.File)
-		}
-	}
-	return &m, nil
-}
-
 // loadPDBTable reads group gi's file and packs it.
-func loadPDBTable(dir string, m *PDBManifest, gi int, g *pdbGroup, opt PDBOpenOptions) (pdbTable, error) {
+func loadPDBTable(dir string, m *PDBManifest, gi int, g *slide.PDBGroup, opt PDBOpenOptions) (pdbTable, error) {
 	info := m.Groups[gi]
 	path := filepath.Join(dir, info.File)
 	fail := func(err error) (pdbTable, error) {
@@ -174,32 +123,25 @@ func loadPDBTable(dir string, m *PDBManifest, gi int, g *pdbGroup, opt PDBOpenOp
 	}
 	defer r.Close()
 	meta := r.Meta()
-	var p pdbParams
 	bad := func(what string, args ...any) (pdbTable, error) {
 		return fail(fmt.Errorf("%s: %s: %w", path, fmt.Sprintf(what, args...), format.ErrCorrupt))
 	}
-	if err := json.Unmarshal(orEmpty(meta.Params), &p); err != nil {
-		return bad("parameters %s", meta.Params)
+	if err := checkMember(m, info, meta); err != nil {
+		return fail(fmt.Errorf("%s: %w", path, err))
 	}
 	switch {
-	case meta.Game != GameSlidePDB || meta.Index != IndexPartialPerm:
-		return bad("a %s/%s table, want %s/%s", meta.Game, meta.Index, GameSlidePDB, IndexPartialPerm)
-	case meta.Encoding != m.Encoding:
-		return bad("encoding %q, the manifest says %q", meta.Encoding, m.Encoding)
-	case p.Rows != m.Rows || p.Cols != m.Cols || p.Goal != m.Goal || !slices.Equal(p.Tiles, info.Tiles):
-		return bad("made for %d×%d %s tiles %v, the manifest says %d×%d %s tiles %v",
-			p.Rows, p.Cols, p.Goal, p.Tiles, m.Rows, m.Cols, m.Goal, info.Tiles)
-	case meta.Slots != g.pp.Size() || info.Entries != meta.Slots:
-		return bad("%d entries, want %d", meta.Slots, g.pp.Size())
+	case meta.Slots != g.Slots():
+		return bad("%d entries, want %d", meta.Slots, g.Slots())
 	case meta.CodeCounts == nil || len(meta.CodeCounts) == 0:
 		return bad("no code counts")
 	}
 	maxCode := len(meta.CodeCounts) - 1
-	fileExcess := meta.Encoding == EncodingPDBExcess
+	fileExcess := meta.Encoding == values.EncodingPDBExcess
 
-	t := pdbTable{tiles: g.tiles, md: g.md, excess: fileExcess}
-	for i := range g.k {
-		t.radix[i] = uint64(g.n - i)
+	n := uint64(g.Geometry().Cells())
+	t := pdbTable{tiles: g.Tiles(), md: g.MDTable(), excess: fileExcess}
+	for i := range g.K() {
+		t.radix[i] = n - uint64(i)
 	}
 	switch {
 	case opt.Packing == PackBytes:
@@ -222,7 +164,7 @@ func loadPDBTable(dir string, m *PDBManifest, gi int, g *pdbGroup, opt PDBOpenOp
 	bitsPer := uint(8) >> t.shift
 	t.mask = uint8(1<<bitsPer - 1)
 	per := uint64(1) << t.shift
-	n := meta.Slots
+	n = meta.Slots
 	t.data = make([]byte, (n+per-1)/per)
 
 	// Decode on several goroutines in chunks of whole bytes (and of many blocks, so that
@@ -253,8 +195,8 @@ func loadPDBTable(dir string, m *PDBManifest, gi int, g *pdbGroup, opt PDBOpenOp
 					x := c
 					if fileExcess != t.excess { // convert through the value
 						e := lo + uint64(i)
-						g.pp.Unrank(e, cells[:])
-						md := uint32(g.mdOf(cells[:]))
+						g.Unrank(e, cells[:])
+						md := uint32(g.MD(cells[:]))
 						if fileExcess {
 							x = md + 2*c
 						} else if c < md || (c-md)&1 != 0 {
@@ -284,6 +226,11 @@ func loadPDBTable(dir string, m *PDBManifest, gi int, g *pdbGroup, opt PDBOpenOp
 		if got != want {
 			return bad("code %d occurs %d times, the metadata says %d", c, got, want)
 		}
+	}
+	// A forged group with a non-zero value at the goal would make the heuristic
+	// inadmissible (IDA* would never finish even on the goal): refuse it here.
+	if ge := g.GoalEntry(); t.data[ge>>t.shift]>>((ge&(per-1))*uint64(bitsPer))&t.mask != 0 {
+		return bad("the goal placement holds a non-zero value: the heuristic would be inadmissible")
 	}
 	return t, nil
 }

@@ -1,37 +1,44 @@
 package tables
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/values"
 )
 
-// Table is an open remoteness table together with the game that reads its states.
+// Table is an open table file together with the game instance that reads its states.
 // It is safe for concurrent use.
 type Table struct {
 	path string
 	r    *format.Reader
 	meta format.Metadata
-	enc  RemotenessCodes
+	in   *games.Instance
 	dom  Domain
+	rem  values.RemotenessCodes // remoteness tables
+	wdl  values.WDLCodes        // two-player tables
+	pdb  PDBDomain              // pattern-database groups
 }
 
 // Answer is what a table says of one state.
 type Answer struct {
-	State      string // the state in canonical notation (the user's labels)
-	Reachable  bool   // whether the state can reach a goal at all
-	Remoteness int    // moves on a shortest path to a goal (when Reachable)
+	State   string         // the state in canonical notation (the user's labels)
+	Outcome values.Outcome // Remoteness or Unreachable (puzzles), Bound (PDB), Win/Loss/Draw (games)
+	// Remoteness is the distance the outcome carries: moves to the nearest goal
+	// (Remoteness), the lower bound (Bound), plies to the end of the game (Win, Loss).
+	Remoteness int
+	Reachable  bool // puzzles: the state reaches a goal (Outcome == Remoteness)
 }
 
 // ErrBadState marks a query the table cannot answer: a malformed state, or one of
 // another game or board size (the message says which).
 var ErrBadState = errors.New("invalid state")
 
-// Open opens a table file, checks its structure, and recreates the game and index scheme
-// its metadata names. Blocks are read (and checked) only when a lookup needs them.
+// Open opens a table file of any kind tablesmith writes, checks its structure, and
+// recreates the game and index scheme its metadata names. Blocks are read (and checked)
+// only when a lookup needs them.
 func Open(path string) (*Table, error) {
 	r, err := format.Open(path)
 	if err != nil {
@@ -48,21 +55,73 @@ func Open(path string) (*Table, error) {
 
 func newTable(r *format.Reader) (*Table, error) {
 	meta := r.Meta()
-	if meta.Encoding != EncodingRemoteness {
-		return nil, fmt.Errorf("unsupported value encoding %q", meta.Encoding)
-	}
-	if meta.CodeBits < 2 || meta.CodeBits > 32 {
-		return nil, fmt.Errorf("remoteness codes of %d bits: %w", meta.CodeBits, format.ErrCorrupt)
-	}
-	dom, err := DomainFor(meta)
+	in, err := games.Open(meta.Game, meta.Params, meta.Index)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", err, format.ErrCorrupt)
+	}
+	if meta.Index == "" {
+		return nil, fmt.Errorf("no index scheme named: %w", format.ErrCorrupt)
+	}
+	dom, ok := in.Space.(Domain)
+	if !ok {
+		return nil, fmt.Errorf("the %s game cannot be looked up", meta.Game)
+	}
+	t := &Table{r: r, meta: meta, in: in, dom: dom}
+	kind := in.Game.Kind()
+	switch meta.Encoding {
+	case values.EncodingRemoteness:
+		t.rem = values.RemotenessCodes{Bits: meta.CodeBits}
+		if !t.rem.Valid() {
+			return nil, fmt.Errorf("remoteness codes of %d bits: %w", meta.CodeBits, format.ErrCorrupt)
+		}
+		if _, ok := dom.(PuzzleDomain); !ok || kind != games.KindPuzzle {
+			return nil, fmt.Errorf("a remoteness table of %s, which is no puzzle: %w", meta.Game, format.ErrCorrupt)
+		}
+	case values.EncodingPDBValue, values.EncodingPDBExcess:
+		if t.pdb, ok = dom.(PDBDomain); !ok || kind != games.KindPDB {
+			return nil, fmt.Errorf("a pattern-database table of %s, which is no pattern database: %w", meta.Game, format.ErrCorrupt)
+		}
+	case values.EncodingWDL:
+		t.wdl = values.WDLCodes{Bits: meta.CodeBits}
+		if !t.wdl.Valid() || kind != games.KindTwoPlayer {
+			return nil, fmt.Errorf("a win/loss/draw table of %s with %d-bit codes: %w", meta.Game, meta.CodeBits, format.ErrCorrupt)
+		}
+	default:
+		return nil, fmt.Errorf("unsupported value encoding %q (this tablesmith reads %s, %s, %s, %s): %w", meta.Encoding,
+			values.EncodingRemoteness, values.EncodingPDBValue, values.EncodingPDBExcess, values.EncodingWDL, format.ErrCorrupt)
 	}
 	if dom.Slots() != meta.Slots {
 		return nil, fmt.Errorf("the %s/%s scheme has %d slots, the file %d: %w",
 			meta.Game, meta.Index, dom.Slots(), meta.Slots, format.ErrCorrupt)
 	}
-	return &Table{r: r, meta: meta, enc: RemotenessCodes{Bits: meta.CodeBits}, dom: dom}, nil
+	if err := t.checkGoals(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// checkGoals is the cheap sanity check on open: a goal's value must be 0. It reads only
+// the goals' blocks, and catches a table relabelled to another scheme or goal.
+func (t *Table) checkGoals() error {
+	var goals []uint64
+	switch {
+	case t.pdb != nil:
+		goals = []uint64{t.pdb.GoalEntry()}
+	case t.meta.Encoding == values.EncodingRemoteness:
+		goals = t.dom.(PuzzleDomain).Goals()
+	}
+	for _, g := range goals {
+		c, err := t.r.Code(g)
+		if err != nil {
+			return err
+		}
+		if c != 0 {
+			state, _ := t.dom.StateOf(g)
+			return fmt.Errorf("the goal %s (slot %d) holds code %d, not 0: the file is not a table of this game, scheme and goal: %w",
+				state, g, c, format.ErrCorrupt)
+		}
+	}
+	return nil
 }
 
 // File is the path the table was opened from.
@@ -73,6 +132,9 @@ func (t *Table) Close() error { return t.r.Close() }
 
 // Meta returns the table's metadata.
 func (t *Table) Meta() format.Metadata { return t.meta }
+
+// Instance returns the game, parameters and index scheme the table was built over.
+func (t *Table) Instance() *games.Instance { return t.in }
 
 // Domain returns the game and index scheme the table was built over.
 func (t *Table) Domain() Domain { return t.dom }
@@ -96,42 +158,96 @@ func (t *Table) lookupNormalized(norm string) (Answer, error) {
 	if err != nil {
 		return Answer{}, fmt.Errorf("%w: %w", ErrBadState, err)
 	}
-	a := Answer{State: norm}
 	if !ok {
-		return a, nil // the scheme only has slots for the reachable class
+		return Answer{State: norm, Outcome: values.Unreachable}, nil // the scheme only has slots for the reachable class
 	}
-	d, reachable, err := t.SlotRemoteness(slot)
+	a, err := t.SlotAnswer(slot)
 	if err != nil {
 		return Answer{}, fmt.Errorf("state %s: %w", norm, err)
 	}
-	a.Reachable, a.Remoteness = reachable, d
+	a.State = norm
 	return a, nil
 }
 
-// SlotRemoteness reads the remoteness stored at slot; reachable is false for a state that
-// cannot reach a goal. A hole at the slot of a valid state means the file is corrupt.
-func (t *Table) SlotRemoteness(slot uint64) (d int, reachable bool, err error) {
+// Probe answers a typed state (a slide.Board, a hanoi.Pegs, …) of a table whose game
+// probes states of type S; a table of another game is ErrBadState.
+func Probe[S any](t *Table, s S) (Answer, error) {
+	p, ok := t.dom.(Prober[S])
+	if !ok {
+		return Answer{}, fmt.Errorf("%w: a %s table does not take states of type %T", ErrBadState, t.meta.Game, s)
+	}
+	slot, ok, err := p.SlotOfState(s)
+	if err != nil {
+		return Answer{}, fmt.Errorf("%w: %w", ErrBadState, err)
+	}
+	state := p.FormatState(s)
+	if !ok {
+		return Answer{State: state, Outcome: values.Unreachable}, nil
+	}
+	a, err := t.SlotAnswer(slot)
+	a.State = state
+	return a, err
+}
+
+// SlotAnswer reads the value stored at slot (Answer.State left empty). A hole at the
+// slot of a valid state means the file is corrupt.
+func (t *Table) SlotAnswer(slot uint64) (Answer, error) {
 	c, err := t.r.Code(slot)
 	if err != nil {
-		return 0, false, err
+		return Answer{}, err
+	}
+	return t.decode(slot, c)
+}
+
+// decode reads code c of slot.
+func (t *Table) decode(slot uint64, c uint32) (Answer, error) {
+	switch {
+	case t.pdb != nil:
+		v := values.PDBValue(t.meta.Encoding, uint64(c), uint64(t.pdb.EntryMD(slot)))
+		return Answer{Outcome: values.Bound, Remoteness: int(v)}, nil
+	case t.meta.Encoding == values.EncodingWDL:
+		o, r, ok := t.wdl.Decode(c)
+		if !ok {
+			return Answer{}, fmt.Errorf("slot %d holds the hole marker: %w", slot, format.ErrCorrupt)
+		}
+		return Answer{Outcome: o, Remoteness: r}, nil
 	}
 	switch c {
-	case t.enc.Unreachable():
-		return 0, false, nil
-	case t.enc.Hole():
-		return 0, false, fmt.Errorf("slot %d holds the hole marker: %w", slot, format.ErrCorrupt)
+	case t.rem.Unreachable():
+		return Answer{Outcome: values.Unreachable}, nil
+	case t.rem.Hole():
+		return Answer{}, fmt.Errorf("slot %d holds the hole marker: %w", slot, format.ErrCorrupt)
 	}
-	return int(c), true, nil
+	return Answer{Outcome: values.Remoteness, Remoteness: int(c), Reachable: true}, nil
+}
+
+// SlotRemoteness reads the remoteness stored at slot of a puzzle table; reachable is
+// false for a state that cannot reach a goal.
+func (t *Table) SlotRemoteness(slot uint64) (d int, reachable bool, err error) {
+	a, err := t.SlotAnswer(slot)
+	return a.Remoteness, a.Reachable, err
+}
+
+// puzzle returns the puzzle domain, or an error for tables of other kinds.
+func (t *Table) puzzle() (PuzzleDomain, error) {
+	if t.meta.Encoding != values.EncodingRemoteness {
+		return nil, fmt.Errorf("tables: a %s table has no shortest paths", t.meta.Encoding)
+	}
+	return t.dom.(PuzzleDomain), nil
 }
 
 // BestMoves returns the neighbours of state that are one move closer to a goal (empty at
 // a goal or for a state that cannot reach one).
 func (t *Table) BestMoves(state string) ([]string, error) {
+	pz, err := t.puzzle()
+	if err != nil {
+		return nil, err
+	}
 	a, err := t.Lookup(state)
 	if err != nil || !a.Reachable || a.Remoteness == 0 {
 		return nil, err
 	}
-	nbrs, err := t.dom.Neighbors(a.State)
+	nbrs, err := pz.Neighbors(a.State)
 	if err != nil {
 		return nil, err
 	}
@@ -152,6 +268,10 @@ func (t *Table) BestMoves(state string) ([]string, error) {
 // move from the one before, in the user's own notation and labels. It is nil for a state
 // that cannot reach a goal. A table whose values do not form such a path is corrupt.
 func (t *Table) Path(state string) ([]string, error) {
+	pz, err := t.puzzle()
+	if err != nil {
+		return nil, err
+	}
 	a, err := t.Lookup(state)
 	if err != nil || !a.Reachable {
 		return nil, err
@@ -159,7 +279,7 @@ func (t *Table) Path(state string) ([]string, error) {
 	path := []string{a.State}
 	cur := a
 	for cur.Remoteness > 0 {
-		nbrs, err := t.dom.Neighbors(cur.State)
+		nbrs, err := pz.Neighbors(cur.State)
 		if err != nil {
 			return nil, err
 		}
@@ -180,60 +300,8 @@ func (t *Table) Path(state string) ([]string, error) {
 		}
 		path = append(path, cur.State)
 	}
-	if goal, err := t.dom.IsGoal(cur.State); err != nil || !goal {
+	if goal, err := pz.IsGoal(cur.State); err != nil || !goal {
 		return nil, fmt.Errorf("state %s has remoteness 0 but is no goal: %w", cur.State, format.ErrCorrupt)
 	}
 	return path, nil
-}
-
-// Verify checks every block checksum and the stored counts against the values.
-func (t *Table) Verify(ctx context.Context, progress func(done, total uint64)) error {
-	return t.r.Verify(ctx, progress)
-}
-
-// Info is the summary of a table that `tablesmith info` prints.
-type Info struct {
-	Game          string          `json:"game"`
-	Params        any             `json:"params"`
-	Index         string          `json:"index"`
-	Encoding      string          `json:"encoding"`
-	Slots         uint64          `json:"slots"`
-	States        uint64          `json:"states"`
-	Unreachable   uint64          `json:"unreachable"`
-	Holes         uint64          `json:"holes"`
-	MaxRemoteness int             `json:"max_remoteness"`
-	Counts        []uint64        `json:"counts"`
-	Bytes         int64           `json:"bytes"`
-	BitsPerState  float64         `json:"bits_per_state"`
-	CodeBits      int             `json:"code_bits"`
-	Blocks        int             `json:"blocks"`
-	SlotsPerBlock int             `json:"slots_per_block"`
-	FormatVersion int             `json:"format_version"`
-	Build         format.Build    `json:"build"`
-	Created       time.Time       `json:"-"`
-	Raw           format.Metadata `json:"-"`
-}
-
-// Info summarises the table from its metadata.
-func (t *Table) Info() Info {
-	counts, unreachable, holes := t.enc.Summary(t.meta.CodeCounts)
-	var states uint64
-	for _, c := range counts {
-		states += c
-	}
-	info := Info{
-		Game: t.meta.Game, Params: rawOrEmpty(t.meta.Params), Index: t.meta.Index,
-		Encoding: t.meta.Encoding, Slots: t.meta.Slots, States: states,
-		Unreachable: unreachable, Holes: holes, MaxRemoteness: len(counts) - 1,
-		Counts: counts, Bytes: t.r.FileSize(), CodeBits: t.meta.CodeBits,
-		Blocks: t.r.Blocks(), SlotsPerBlock: t.r.SlotsPerBlock(),
-		FormatVersion: t.r.Version(), Build: t.meta.Build, Raw: t.meta,
-	}
-	if states > 0 {
-		info.BitsPerState = float64(info.Bytes) * 8 / float64(states)
-	}
-	if info.Counts == nil {
-		info.Counts = []uint64{}
-	}
-	return info
 }

@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tablesmith/tablesmith/benchmarks"
+	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/games/hanoi"
 )
 
@@ -74,7 +75,7 @@ func runBenchHanoi(e *env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
-		if err := planMemory(sp); err != nil {
+		if err := build.CheckSearchMemory(sp); err != nil {
 			return err
 		}
 	}

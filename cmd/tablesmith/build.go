@@ -10,39 +10,68 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/pprof"
-	"slices"
 	"strings"
 	"syscall"
-	"time"
 
+	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/builder"
-	"github.com/tablesmith/tablesmith/format"
-	"github.com/tablesmith/tablesmith/games/hanoi"
-	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
-// buildSpec is a space ready to build plus what its table's metadata says of it.
-type buildSpec struct {
-	game   string
-	params any
-	index  string
-	space  builder.Space
+// preset is a shorthand on the command line for a registered game with some parameters
+// fixed and its own default scheme: `build eight` is slide 3×3 under the lex rank.
+type preset struct {
+	game         string
+	fixed        map[string]string
+	defaultIndex string
 }
 
-const buildArgs = "eight|slide|hanoi|pdb [flags] -o FILE|DIR"
+var presets = map[string]preset{
+	"eight": {game: "slide", fixed: map[string]string{"rows": "3", "cols": "3"}, defaultIndex: "lex"},
+}
+
+func buildArgs() string {
+	var kinds []string
+	for name := range presets {
+		kinds = append(kinds, name)
+	}
+	for _, g := range games.All() {
+		if g.Kind() == games.KindPuzzle {
+			kinds = append(kinds, g.Name())
+		}
+	}
+	return strings.Join(append(kinds, "pdb"), "|") + " [flags] -o FILE|DIR"
+}
 
 func runBuild(e *env, args []string) error {
-	if len(args) > 0 && args[0] == "pdb" {
-		return runBuildPDB(e, args[1:])
+	if len(args) == 0 {
+		return fmt.Errorf("%w: want what to build first: %s", errUsage, buildArgs())
 	}
-	fs := newFlags(e, "build", buildArgs)
-	index := fs.String("index", "", "index scheme (eight: lex|lex-half|mr|branch767359, default lex; slide: default lex-half; hanoi: classes|seed|plain, default classes)")
-	goal := fs.String("goal", "blank-last", "sliding puzzles: goal layout, blank-last or blank-first")
-	rows := fs.Int("rows", 0, "slide: board rows")
-	cols := fs.Int("cols", 0, "slide: board columns")
-	pegs := fs.Int("pegs", 3, "hanoi: number of pegs (3..6)")
-	disks := fs.Int("disks", 0, "hanoi: number of disks")
+	kind, args := args[0], args[1:]
+	if kind == "pdb" {
+		return runBuildPDB(e, args)
+	}
+	if kind == "-h" || kind == "--help" || kind == "-help" {
+		fmt.Fprintf(e.stderr, "usage: tablesmith build %s\n", buildArgs())
+		return flag.ErrHelp
+	}
+	pre, isPreset := presets[kind]
+	name := kind
+	if isPreset {
+		name = pre.game
+	}
+	g, err := games.Lookup(name)
+	if err != nil || g.Kind() != games.KindPuzzle {
+		return fmt.Errorf("%w: unknown table kind %q (want %s)", errUsage, kind, buildArgs())
+	}
+	fs := newFlags(e, "build "+kind, "[flags] -o FILE")
+	params := g.NewParams()
+	if err := bindGameFlags(fs, params, pre.fixed); err != nil {
+		return err
+	}
+	defIndex := orDefault(pre.defaultIndex, g.Schemes()[0])
+	index := fs.String("index", defIndex, "index scheme: "+strings.Join(g.Schemes(), ", "))
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers")
 	out := fs.String("o", "", "output table file (required)")
 	resume := fs.Bool("resume", false, "continue from the checkpoint OUT.ckpt of an interrupted build of the same table")
@@ -53,53 +82,29 @@ func runBuild(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return fmt.Errorf("%w: want one of eight, slide, hanoi, pdb (got %q)", errUsage, pos)
-	}
-	if *out == "" {
+	switch {
+	case len(pos) != 0:
+		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
+	case *out == "":
 		return fmt.Errorf("%w: -o FILE is required", errUsage)
-	}
-	if *workers < 1 {
+	case *workers < 1:
 		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
 	}
-	if err := onlyFlags(fs, buildFlags[pos[0]]...); err != nil {
-		return err
-	}
-	var spec buildSpec
-	switch pos[0] {
-	case "eight":
-		spec, err = slideSpec(3, 3, *goal, orDefault(*index, "lex"))
-	case "slide":
-		if *rows == 0 || *cols == 0 {
-			return fmt.Errorf("%w: slide needs --rows and --cols", errUsage)
-		}
-		spec, err = slideSpec(*rows, *cols, *goal, orDefault(*index, "lex-half"))
-	case "hanoi":
-		if *disks == 0 {
-			return fmt.Errorf("%w: hanoi needs --disks", errUsage)
-		}
-		spec, err = hanoiSpec(*pegs, *disks, orDefault(*index, "classes"))
-	default:
-		return fmt.Errorf("%w: unknown table kind %q (want eight, slide or hanoi)", errUsage, pos[0])
-	}
-	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if err := planMemory(spec.space); err != nil {
-		return err
-	}
-	var checkpointing bool
+	opt := build.PuzzleOptions{Workers: *workers, Resume: *resume, Build: build.Stamp(*workers, e.args)}
 	switch *ckpt {
 	case "auto":
-		checkpointing = spec.space.Slots() >= 16<<20 || *resume
+		opt.Checkpoint = build.CheckpointAuto
 	case "always":
-		checkpointing = true
+		opt.Checkpoint = build.CheckpointAlways
 	case "never":
-		checkpointing = false
+		opt.Checkpoint = build.CheckpointNever
 	default:
 		return fmt.Errorf("%w: --checkpoint must be auto, always or never", errUsage)
 	}
-
+	in, err := games.New(g, params, *index)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err != nil {
@@ -113,132 +118,43 @@ func runBuild(e *env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return buildTable(ctx, e, spec, *out, *workers, *resume, checkpointing, *asJSON)
+	bar := newStatus(e, 0)
+	opt.Search = func(p builder.Progress) { bar.search("search: level", p) }
+	opt.Write = bar.write
+	opt.Notice = func(msg string) { bar.clear(); fmt.Fprintln(e.stderr, msg) }
+	res, err := build.Puzzle(ctx, in, *out, opt)
+	bar.clear()
+	if err != nil {
+		return err
+	}
+	return printPuzzleSummary(e, *out, res, *asJSON)
 }
 
-// buildFlags are the flags each kind of build reads besides the common ones; a flag of
-// another kind is a usage error rather than silently ignored.
-var buildFlags = map[string][]string{
-	"eight": {"index", "goal"},
-	"slide": {"index", "goal", "rows", "cols"},
-	"hanoi": {"index", "pegs", "disks"},
-}
-
-var commonBuildFlags = []string{"workers", "o", "resume", "checkpoint", "json", "cpuprofile"}
-
-// onlyFlags returns a usage error naming the first flag set on the command line that is
-// neither common nor among allowed.
-func onlyFlags(fs *flag.FlagSet, allowed ...string) error {
+// bindGameFlags declares the game's parameter flags on fs, except those fixed by a
+// preset, which are set to their values.
+func bindGameFlags(fs *flag.FlagSet, params any, fixed map[string]string) error {
+	b, ok := params.(games.FlagBinder)
+	if !ok {
+		return nil
+	}
+	tmp := flag.NewFlagSet("", flag.ContinueOnError)
+	b.BindFlags(tmp)
 	var err error
-	fs.Visit(func(f *flag.Flag) {
-		if err == nil && !slices.Contains(allowed, f.Name) && !slices.Contains(commonBuildFlags, f.Name) {
-			err = fmt.Errorf("%w: --%s does not apply to this kind of build", errUsage, f.Name)
+	tmp.VisitAll(func(f *flag.Flag) {
+		if v, isFixed := fixed[f.Name]; isFixed {
+			if e := tmp.Set(f.Name, v); e != nil && err == nil {
+				err = e
+			}
+			return
 		}
+		fs.Var(f.Value, f.Name, f.Usage)
 	})
 	return err
 }
 
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-func slideSpec(rows, cols int, goal, index string) (buildSpec, error) {
-	p := slide.Params{Rows: rows, Cols: cols, Goal: goal, Index: index}
-	sp, err := slide.NewSpace(p)
-	if err != nil {
-		return buildSpec{}, err
-	}
-	p = sp.Params()
-	return buildSpec{game: tables.GameSlide, index: index, space: sp,
-		params: map[string]any{"rows": p.Rows, "cols": p.Cols, "goal": p.Goal}}, nil
-}
-
-func hanoiSpec(pegs, disks int, index string) (buildSpec, error) {
-	sp, err := hanoi.NewSpace(hanoi.Params{Pegs: pegs, Disks: disks, Index: index})
-	if err != nil {
-		return buildSpec{}, err
-	}
-	return buildSpec{game: tables.GameHanoi, index: index, space: sp,
-		params: map[string]any{"pegs": pegs, "disks": disks}}, nil
-}
-
-// buildTable runs the search (resuming, and logging every level, as asked), writes the
-// table and prints a one-line summary. The level log OUT.ckpt is removed once the table
-// is in place.
-func buildTable(ctx context.Context, e *env, spec buildSpec, out string, workers int, resume, checkpointing, asJSON bool) error {
-	params, err := json.Marshal(spec.params)
-	if err != nil {
-		return err
-	}
-	ckptPath := out + ".ckpt"
-	key := fmt.Sprintf("%s %s index=%s", spec.game, params, spec.index)
-	opt := builder.Options{Workers: workers}
-	var log *builder.LevelLog
-	closeLog := func() {
-		if log != nil {
-			log.Close()
-			log = nil
-		}
-	}
-	defer closeLog()
-	if resume {
-		cp, l, err := builder.ResumeLevelLog(ckptPath, key)
-		switch {
-		case err == nil:
-			opt.Resume, log = cp, l
-			fmt.Fprintf(e.stderr, "resuming from %s after level %d\n", ckptPath, len(cp.Counts)-1)
-		case errors.Is(err, os.ErrNotExist):
-			fmt.Fprintf(e.stderr, "no checkpoint %s: starting from the goal\n", ckptPath)
-		default:
-			return err
-		}
-	}
-	if log == nil && checkpointing {
-		width, err := builder.WidthFor(spec.space.DepthBound())
-		if err != nil {
-			return err
-		}
-		if log, err = builder.CreateLevelLog(ckptPath, key, spec.space.Slots(), width); err != nil {
-			return err
-		}
-	}
-	if log != nil {
-		opt.AfterLevel = log.Append
-	}
-	bar := newStatus(e, spec.space.Slots())
-	opt.Progress = bar.search
-	res, err := builder.BFS(ctx, spec.space, opt)
-	bar.clear()
-	if err != nil {
-		if log != nil && !errors.Is(err, builder.ErrCheckpoint) {
-			return fmt.Errorf("%w (run the same command with --resume to continue from the last completed level)", err)
-		}
-		return err
-	}
-	meta := format.Metadata{
-		Game: spec.game, Params: params, Index: spec.index,
-		Build: format.Build{
-			Tool: "tablesmith", GoVersion: runtime.Version(), Created: time.Now().UTC(),
-			Workers: workers, Seconds: res.Elapsed.Seconds(),
-			Command: "tablesmith build " + strings.Join(os.Args[min(2, len(os.Args)):], " "),
-		},
-	}
-	if host, err := os.Hostname(); err == nil {
-		meta.Build.Host = host
-	}
-	writeStart := time.Now()
-	meta, err = tables.WritePuzzle(ctx, out, res, meta, format.WriteOptions{Workers: workers, Progress: bar.write})
-	bar.clear()
-	if err != nil {
-		return err
-	}
-	if log != nil {
-		closeLog()
-		os.Remove(ckptPath)
-	}
+// printPuzzleSummary reopens the new table, as a reader would, and prints one line (or a
+// JSON object) about it.
+func printPuzzleSummary(e *env, out string, res *build.PuzzleResult, asJSON bool) error {
 	t, err := tables.Open(out)
 	if err != nil {
 		return fmt.Errorf("reopening the new table: %w", err)
@@ -246,19 +162,43 @@ func buildTable(ctx context.Context, e *env, spec buildSpec, out string, workers
 	defer t.Close()
 	info := t.Info()
 	if asJSON {
-		return json.NewEncoder(e.stdout).Encode(map[string]any{
+		return writeJSON(e, map[string]any{
 			"file": out, "game": info.Game, "params": info.Params, "index": info.Index,
 			"slots": info.Slots, "states": info.States, "unreachable": info.Unreachable,
 			"holes": info.Holes, "max_remoteness": info.MaxRemoteness, "bytes": info.Bytes,
-			"bits_per_state": info.BitsPerState, "search_seconds": res.Elapsed.Seconds(),
-			"write_seconds": time.Since(writeStart).Seconds(),
+			"bits_per_state": info.BitsPerState, "search_seconds": res.SearchSeconds,
+			"write_seconds": res.WriteSeconds,
 		})
 	}
-	fmt.Fprintf(e.stdout, "%s: %s %s, index %s, %s states (%s unreachable), max remoteness %d, %s slots, %s (%.2f bits/state), search %.2fs, write %.2fs\n",
-		out, spec.game, params, spec.index, commas(info.States),
+	return printf(e, "%s: %s %s, index %s, %s states (%s unreachable), max remoteness %d, %s slots, %s (%.2f bits/state), search %.2fs, write %.2fs\n",
+		out, info.Game, info.Params, info.Index, commas(info.States),
 		commas(info.Unreachable), info.MaxRemoteness, commas(info.Slots),
-		humanBytes(info.Bytes), info.BitsPerState, res.Elapsed.Seconds(), time.Since(writeStart).Seconds())
+		humanBytes(info.Bytes), info.BitsPerState, res.SearchSeconds, res.WriteSeconds)
+}
+
+// writeJSON writes v as one line of JSON to stdout, reporting a failed write.
+func writeJSON(e *env, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return printf(e, "%s\n", b)
+}
+
+// printf writes to stdout and reports a failed write (a closed pipe, a full disk) as an
+// error naming stdout.
+func printf(e *env, f string, args ...any) error {
+	if _, err := fmt.Fprintf(e.stdout, f, args...); err != nil {
+		return fmt.Errorf("writing to standard output: %w", err)
+	}
 	return nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 func commas(n uint64) string {
@@ -269,14 +209,6 @@ func commas(n uint64) string {
 	return s
 }
 
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.2f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
+func humanBytes(n int64) string { return build.HumanBytes(uint64(max(n, 0))) }
+
+var _ = errors.New

@@ -2,17 +2,17 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/signal"
 	"runtime"
 	"strings"
-	"time"
 
+	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/builder"
-	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/tables"
+	"github.com/tablesmith/tablesmith/values"
 )
 
 const buildPDBArgs = "pdb --rows R --cols C [--goal blank-last|blank-first] (--groups 1,2,3/4,5 | --partition 7-8) [--workers N] -o DIR"
@@ -46,19 +46,19 @@ func runBuildPDB(e *env, args []string) error {
 	case (*groups == "") == (*partition == ""):
 		return fmt.Errorf("%w: give exactly one of --groups and --partition", errUsage)
 	}
-	spec := tables.PDBSpec{Rows: *rows, Cols: *cols, Goal: *goal}
+	spec := build.PDBSpec{PDBSpec: slide.PDBSpec{Rows: *rows, Cols: *cols, Goal: *goal}}
 	switch *encoding {
 	case "excess":
-		spec.Encoding = tables.EncodingPDBExcess
+		spec.Encoding = values.EncodingPDBExcess
 	case "value":
-		spec.Encoding = tables.EncodingPDBValue
+		spec.Encoding = values.EncodingPDBValue
 	default:
 		return fmt.Errorf("%w: --encoding must be excess or value", errUsage)
 	}
 	if *groups != "" {
-		spec.Groups, err = tables.ParsePDBGroups(*groups)
+		spec.Groups, err = slide.ParsePDBGroups(*groups)
 	} else {
-		spec.Groups, err = tables.PDBPartition(*partition, *rows, *cols)
+		spec.Groups, err = slide.PDBPartition(*partition, *rows, *cols)
 	}
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -71,22 +71,10 @@ func runBuildPDB(e *env, args []string) error {
 	defer stop()
 	bar := newStatus(e, 0)
 	n := len(spec.Groups)
-	opt := tables.PDBBuildOptions{
+	opt := build.PDBOptions{
 		Workers: *workers,
 		Search: func(g int, p builder.Progress) {
-			if p.Done {
-				return
-			}
-			rate := float64(p.Reached) / p.Elapsed.Seconds()
-			line := fmt.Sprintf("group %d/%d: cost %d, %s states, %s/s", g+1, n, p.Level, commas(p.Reached), si(rate))
-			if p.Expect > 0 {
-				line += fmt.Sprintf(", %.1f%%", 100*float64(p.Reached)/float64(p.Expect))
-				if rate > 0 && p.Reached < p.Expect {
-					eta := time.Duration(float64(p.Expect-p.Reached) / rate * float64(time.Second))
-					line += ", ETA " + eta.Round(time.Second).String()
-				}
-			}
-			bar.show(line)
+			bar.search(fmt.Sprintf("group %d/%d: cost", g+1, n), p)
 		},
 		Write: func(g int, done, total uint64) {
 			bar.show(fmt.Sprintf("group %d/%d: write %.1f%% of %s entries", g+1, n, 100*float64(done)/float64(total), commas(total)))
@@ -94,20 +82,14 @@ func runBuildPDB(e *env, args []string) error {
 		GroupDone: func(g int, info tables.PDBGroupInfo) {
 			bar.clear()
 			if !*asJSON {
-				fmt.Fprintf(e.stdout, "group %d %s: %s entries, max %d, %.1fs, %s (%d-bit codes, %.3f bytes/entry)\n",
+				printf(e, "group %d %s: %s entries, max %d, %.1fs, %s (%d-bit codes, %.3f bytes/entry)\n",
 					g+1, tileList(info.Tiles), commas(info.Entries), info.MaxValue, info.Seconds,
 					humanBytes(info.Bytes), info.CodeBits, float64(info.Bytes)/float64(info.Entries))
 			}
 		},
-		Build: format.Build{
-			Tool: "tablesmith", GoVersion: runtime.Version(), Created: time.Now().UTC().Truncate(time.Second),
-			Command: "tablesmith build pdb " + strings.Join(args, " "),
-		},
+		Build: build.Stamp(*workers, e.args),
 	}
-	if host, err := os.Hostname(); err == nil {
-		opt.Build.Host = host
-	}
-	m, err := tables.BuildPDBSet(ctx, *out, spec, opt)
+	m, err := build.PDBSet(ctx, *out, spec, opt)
 	bar.clear()
 	if err != nil {
 		return err
@@ -126,17 +108,16 @@ func runBuildPDB(e *env, args []string) error {
 		bytes += g.Bytes
 	}
 	if *asJSON {
-		return json.NewEncoder(e.stdout).Encode(map[string]any{
+		return writeJSON(e, map[string]any{
 			"dir": *out, "manifest": m, "entries": entries, "file_bytes": bytes,
 			"file_bytes_per_entry": float64(bytes) / float64(entries),
 			"memory_bytes":         set.Bytes(), "memory_bytes_per_entry": set.BytesPerEntry(),
 			"seconds": m.Build.Seconds,
 		})
 	}
-	fmt.Fprintf(e.stdout, "%s: %d groups, %s entries, H at most %d, %.1fs; files %s (%.3f bytes/entry), in memory %s (%.3f bytes/entry)\n",
+	return printf(e, "%s: %d groups, %s entries, H at most %d, %.1fs; files %s (%.3f bytes/entry), in memory %s (%.3f bytes/entry)\n",
 		*out, len(m.Groups), commas(entries), maxH(m), m.Build.Seconds, humanBytes(bytes), float64(bytes)/float64(entries),
 		humanBytes(int64(set.Bytes())), set.BytesPerEntry())
-	return nil
 }
 
 // maxH is the sum of the groups' largest values, a bound on the heuristic.

@@ -10,13 +10,14 @@ import (
 	"testing"
 
 	"github.com/tablesmith/tablesmith/tables"
+	"github.com/tablesmith/tablesmith/values"
 )
 
-// runPDB calls runBuildPDB in-process (until `build pdb` is dispatched by runBuild).
+// runPDB calls runBuildPDB in-process, as `tablesmith build pdb ARGS` would.
 func runPDB(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, args: append([]string{"build", "pdb"}, args...)}
 	err := runBuildPDB(e, args)
 	return out.String(), errb.String(), err
 }
@@ -60,10 +61,10 @@ func TestBuildPDB(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &j); err != nil {
 		t.Fatalf("%v:\n%s", err, out)
 	}
-	if j.Entries != 30+6 || j.Manifest.Goal != "blank-first" || j.Manifest.Encoding != tables.EncodingPDBValue || j.MemBPE <= 0 {
+	if j.Entries != 30+6 || j.Manifest.Goal != "blank-first" || j.Manifest.Encoding != values.EncodingPDBValue || j.MemBPE <= 0 {
 		t.Fatalf("json %+v", j)
 	}
-	if _, err := os.Stat(filepath.Join(dir2, "group2.tsm")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir2, j.Manifest.Groups[1].File)); err != nil {
 		t.Fatal(err)
 	}
 

@@ -2,24 +2,48 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
 	"time"
 
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
+const infoArgs = "[--json] FILE|DIR"
+
 func runInfo(e *env, args []string) error {
-	fs := newFlags(e, "info", "[--json] FILE")
+	fs := newFlags(e, "info", infoArgs)
 	asJSON := fs.Bool("json", false, "print the metadata as one JSON object")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: want exactly one table FILE", errUsage)
+		return fmt.Errorf("%w: want exactly one table FILE or set DIR", errUsage)
+	}
+	if tables.IsSet(pos[0]) {
+		s, err := tables.OpenSet(pos[0])
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		info := s.Info()
+		if *asJSON {
+			return writeJSON(e, info)
+		}
+		return writeText(e, func(w io.Writer) {
+			fmt.Fprintf(w, "set             %s (%s, %d files)\n", info.Dir, info.Format, len(info.Members))
+			fmt.Fprintf(w, "size            %s, %s slots\n", humanBytes(info.Bytes), commas(info.Slots))
+			for _, m := range info.Members {
+				fmt.Fprintf(w, "member          %s: %s %s, %s slots, max %d, %s\n", m.File, m.Game, m.Params,
+					commas(m.Slots), m.MaxRemoteness, humanBytes(m.Bytes))
+			}
+		})
 	}
 	t, err := tables.Open(pos[0])
 	if err != nil {
@@ -28,21 +52,37 @@ func runInfo(e *env, args []string) error {
 	defer t.Close()
 	info := t.Info()
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		return enc.Encode(info)
+		return writeJSON(e, info)
 	}
-	w := e.stdout
-	params, _ := json.Marshal(info.Params)
-	fmt.Fprintf(w, "file            %s\n", pos[0])
-	fmt.Fprintf(w, "game            %s %s\n", info.Game, params)
+	return writeText(e, func(w io.Writer) { printTableInfo(w, pos[0], info) })
+}
+
+func printTableInfo(w io.Writer, file string, info tables.Info) {
+	fmt.Fprintf(w, "file            %s\n", file)
+	fmt.Fprintf(w, "game            %s %s (%s)\n", info.Game, info.Params, info.Kind)
 	fmt.Fprintf(w, "index           %s (%s slots, %s holes)\n", info.Index, commas(info.Slots), commas(info.Holes))
-	fmt.Fprintf(w, "states          %s reach the goal, %s cannot\n", commas(info.States), commas(info.Unreachable))
-	fmt.Fprintf(w, "max remoteness  %d\n", info.MaxRemoteness)
+	label := "remoteness"
+	switch info.Kind {
+	case "pdb":
+		label = "value"
+		fmt.Fprintf(w, "entries         %s placements, values up to %d (%s)\n", commas(info.States), info.MaxRemoteness, info.Encoding)
+	case "two-player":
+		fmt.Fprintf(w, "positions       %s wins, %s losses, %s draws\n", commas(info.Wins), commas(info.Losses), commas(info.Draws))
+		if info.MaxWin != nil && info.MaxLoss != nil {
+			fmt.Fprintf(w, "longest         win %d plies, loss %d plies\n", *info.MaxWin, *info.MaxLoss)
+		}
+	default:
+		fmt.Fprintf(w, "states          %s reach the goal, %s cannot\n", commas(info.States), commas(info.Unreachable))
+		fmt.Fprintf(w, "max remoteness  %d\n", info.MaxRemoteness)
+	}
 	fmt.Fprintf(w, "size            %s (%.3f bits/state; %d-bit codes in %d zstd blocks of %d slots)\n",
 		humanBytes(info.Bytes), info.BitsPerState, info.CodeBits, info.Blocks, info.SlotsPerBlock)
 	fmt.Fprintf(w, "built           %s by %s %s, %d workers, %.2fs search\n",
 		info.Build.Created.Format(time.RFC3339), info.Build.Tool, info.Build.GoVersion, info.Build.Workers, info.Build.Seconds)
-	fmt.Fprintf(w, "counts          remoteness: states\n")
+	if len(info.Counts) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "counts          %s: states\n", label)
 	for d, c := range info.Counts {
 		if len(info.Counts) > 200 && d >= 100 && d < len(info.Counts)-100 {
 			if d == 100 {
@@ -52,22 +92,42 @@ func runInfo(e *env, args []string) error {
 		}
 		fmt.Fprintf(w, "                %4d: %s\n", d, commas(c))
 	}
-	return nil
 }
 
+const verifyArgs = "[--json] [--checksums-only] [--workers N] FILE|DIR"
+
 func runVerify(e *env, args []string) error {
-	fs := newFlags(e, "verify", "[--json] FILE")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
+	fs := newFlags(e, "verify", verifyArgs)
+	asJSON := fs.Bool("json", false, "print the result as JSON, one object per file")
+	sumsOnly := fs.Bool("checksums-only", false, "check only the checksums and counts, not the values themselves (fast)")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: want exactly one table FILE", errUsage)
+		return fmt.Errorf("%w: want exactly one table FILE or set DIR", errUsage)
 	}
-	// report prints the verdict: OK, CORRUPT (the file is damaged) or ERROR (it could
-	// not be checked, e.g. it does not exist).
-	report := func(err error, msg string) error {
+	if *workers < 1 {
+		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	bar := newStatus(e, 0)
+	opt := tables.VerifyOptions{ChecksumsOnly: *sumsOnly, Workers: *workers, Progress: func(stage string, done, total uint64) {
+		if total > 0 {
+			bar.show(fmt.Sprintf("verify %s: %.1f%% of %s slots", stage, 100*float64(done)/float64(total), commas(total)))
+		}
+	}}
+	what := "checksums, counts and values"
+	if *sumsOnly {
+		what = "checksums and counts"
+	}
+	// report prints the verdict on one file: OK, CORRUPT (the file is damaged or its values
+	// are inconsistent) or ERROR (it could not be checked, e.g. it does not exist).
+	failed := false
+	report := func(file string, err error, msg string) error {
+		bar.clear()
 		verdict := "OK"
 		switch {
 		case errors.Is(err, format.ErrCorrupt):
@@ -76,29 +136,75 @@ func runVerify(e *env, args []string) error {
 			verdict = "ERROR"
 		}
 		if err != nil {
-			msg = err.Error()
+			msg, failed = err.Error(), true
 		}
 		if *asJSON {
-			json.NewEncoder(e.stdout).Encode(map[string]any{"file": pos[0], "ok": err == nil, "verdict": verdict, "message": msg})
-		} else {
-			fmt.Fprintf(e.stdout, "%s: %s: %s\n", pos[0], verdict, msg)
+			return writeJSON(e, map[string]any{"file": file, "ok": err == nil, "verdict": verdict, "message": msg})
 		}
+		return printf(e, "%s: %s: %s\n", file, verdict, msg)
+	}
+	verifyOne := func(t *tables.Table) error {
+		err := t.Verify(ctx, opt)
+		info := t.Info()
+		return report(t.File(), err, fmt.Sprintf("%d blocks, %s slots: %s match", info.Blocks, commas(info.Slots), what))
+	}
+	if tables.IsSet(pos[0]) {
+		s, err := tables.OpenSet(pos[0])
 		if err != nil {
+			if werr := report(pos[0], err, ""); werr != nil {
+				return werr
+			}
 			return errSilentFail
 		}
-		return nil
+		defer s.Close()
+		for _, t := range s.Tables() {
+			if err := verifyOne(t); err != nil {
+				return err
+			}
+		}
+		if err := report(pos[0], nil, fmt.Sprintf("manifest and %d member files agree", len(s.Tables()))); err != nil {
+			return err
+		}
+	} else {
+		t, err := tables.Open(pos[0])
+		if err != nil {
+			if werr := report(pos[0], err, ""); werr != nil {
+				return werr
+			}
+			return errSilentFail
+		}
+		defer t.Close()
+		if err := verifyOne(t); err != nil {
+			return err
+		}
 	}
-	t, err := tables.Open(pos[0])
-	if err != nil {
-		return report(err, "")
+	if failed {
+		return errSilentFail
 	}
-	defer t.Close()
-	bar := newStatus(e, t.Info().Slots)
-	err = t.Verify(context.Background(), bar.write)
-	bar.clear()
-	if err != nil {
-		return report(err, "")
+	return nil
+}
+
+// writeText runs f on a buffered stdout and reports a failed write or flush.
+func writeText(e *env, f func(w io.Writer)) error {
+	w := &errWriter{w: e.stdout}
+	f(w)
+	if w.err != nil {
+		return fmt.Errorf("writing to standard output: %w", w.err)
 	}
-	info := t.Info()
-	return report(nil, fmt.Sprintf("%d blocks checked, %s slots, counts match the metadata", info.Blocks, commas(info.Slots)))
+	return nil
+}
+
+// errWriter remembers the first write error, so a run of Fprintf calls is checked once.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (w *errWriter) Write(p []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	n, err := w.w.Write(p)
+	w.err = err
+	return n, err
 }

@@ -32,14 +32,15 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	stderrIsTerm   bool
+	args           []string // the command line after the program name, for build records
 }
 
 func commands() []command {
 	return []command{
-		{"build", buildArgs, "build a table by breadth-first search (pdb: a pattern-database set)", runBuild},
-		{"query", "[--json] [--path] FILE [STATE ...]", "look up states (from stdin when none are given)", runQuery},
-		{"info", "[--json] FILE", "show a table's metadata and counts", runInfo},
-		{"verify", "[--json] FILE", "check every checksum and the counts against the values", runVerify},
+		{"build", buildArgs(), "build a table by breadth-first search (pdb: a pattern-database set)", runBuild},
+		{"query", queryArgs, "look up states (from stdin when none are given)", runQuery},
+		{"info", infoArgs, "show the metadata and counts of a table or a set", runInfo},
+		{"verify", verifyArgs, "check checksums, counts and the values themselves", runVerify},
 		{"solve", "[--algo astar|idastar] [--heuristic H] [--pdb DIR] [--json] [STATE ...]", "solve states optimally (from stdin when none are given)", runSolve},
 		{"bench", benchArgs, "compare index schemes side by side (8-puzzle, Hanoi)", runBench},
 	}
@@ -51,6 +52,7 @@ func main() {
 }
 
 func run(e *env, args []string) int {
+	e.args = args
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(e.stderr)
 		if len(args) == 0 {

@@ -9,14 +9,16 @@ import (
 	"strings"
 
 	"github.com/tablesmith/tablesmith/tables"
+	"github.com/tablesmith/tablesmith/values"
 )
 
-const queryArgs = "[--json] [--path] FILE [STATE ...]"
+const queryArgs = "[--json] [--path] FILE|DIR [STATE ...]"
 
 // queryLine is one answer of `query --json`; fields absent from an answer are omitted.
 type queryLine struct {
 	State      string   `json:"state"`
 	Remoteness *int     `json:"remoteness,omitempty"`
+	Bound      *int     `json:"bound,omitempty"` // pattern databases: the lower bound
 	Reachable  *bool    `json:"reachable,omitempty"`
 	Path       []string `json:"path,omitempty"`
 	Error      string   `json:"error,omitempty"`
@@ -33,11 +35,22 @@ func runQuery(e *env, args []string) error {
 	if len(pos) == 0 {
 		return fmt.Errorf("%w: missing table FILE", errUsage)
 	}
-	t, err := tables.Open(pos[0])
-	if err != nil {
-		return err
+	var t answerer
+	if tables.IsSet(pos[0]) {
+		s, err := tables.OpenSet(pos[0])
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		t = s
+	} else {
+		tab, err := tables.Open(pos[0])
+		if err != nil {
+			return err
+		}
+		defer tab.Close()
+		t = tab
 	}
-	defer t.Close()
 
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
@@ -61,6 +74,9 @@ func runQuery(e *env, args []string) error {
 		out.Flush()
 		return err
 	}
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("writing to standard output: %w", err)
+	}
 	if failed {
 		return errSilentFail
 	}
@@ -77,6 +93,8 @@ func writeQueryLine(out io.Writer, asJSON bool, line queryLine) {
 	switch {
 	case line.Error != "":
 		fmt.Fprintf(out, "%s: error: %s\n", line.State, line.Error)
+	case line.Bound != nil:
+		fmt.Fprintf(out, "%s: at least %d moves (pattern-database bound)\n", line.State, *line.Bound)
 	case line.Remoteness == nil:
 		fmt.Fprintf(out, "%s: unreachable (cannot reach the goal)\n", line.State)
 	default:
@@ -88,15 +106,25 @@ func writeQueryLine(out io.Writer, asJSON bool, line queryLine) {
 	}
 }
 
+// answerer is a table or a set.
+type answerer interface {
+	Lookup(state string) (tables.Answer, error)
+}
+
 // answerOne looks up one state; problems become the line's error, never a failure of the
 // whole query, so that the other states are still answered.
-func answerOne(t *tables.Table, state string, withPath bool) queryLine {
+func answerOne(t answerer, state string, withPath bool) queryLine {
 	state = strings.TrimSpace(state)
 	a, err := t.Lookup(state)
 	if err != nil {
 		return queryLine{State: state, Error: err.Error()}
 	}
 	line := queryLine{State: a.State}
+	if a.Outcome == values.Bound {
+		b := a.Remoteness
+		line.Bound = &b
+		return line
+	}
 	if !a.Reachable {
 		f := false
 		line.Reachable = &f
@@ -104,8 +132,8 @@ func answerOne(t *tables.Table, state string, withPath bool) queryLine {
 	}
 	d := a.Remoteness
 	line.Remoteness = &d
-	if withPath {
-		if line.Path, err = t.Path(a.State); err != nil {
+	if tab, ok := t.(*tables.Table); ok && withPath {
+		if line.Path, err = tab.Path(a.State); err != nil {
 			return queryLine{State: a.State, Error: err.Error()}
 		}
 	}

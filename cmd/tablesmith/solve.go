@@ -314,7 +314,7 @@ func inferSize(state string) (rows, cols int, err error) {
 	return 0, 0, fmt.Errorf("cannot tell the board size of %d tiles: square boards have 4, 9, 16 or 25; give --rows and --cols", n)
 }
 
-// openPDBSet opens a directory of pattern databases written by tables.BuildPDBSet.
+// openPDBSet opens a directory of pattern databases written by build.PDBSet.
 func openPDBSet(dir string) (solver.PatternSet, error) {
 	set, err := tables.OpenPDBSet(dir)
 	if err != nil {

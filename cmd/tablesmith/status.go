@@ -49,13 +49,14 @@ func (s *status) clear() {
 	}
 }
 
-// search reports a running breadth-first search: level, states, rate, ETA.
-func (s *status) search(p builder.Progress) {
+// search reports a running breadth-first search: level, states, rate, ETA, after what
+// (e.g. "search: level").
+func (s *status) search(what string, p builder.Progress) {
 	if p.Done {
 		return
 	}
 	rate := float64(p.Reached-p.Base) / p.Elapsed.Seconds() // this run's own rate, after a resume too
-	line := fmt.Sprintf("search: level %d, %s states, %s/s", p.Level, commas(p.Reached), si(rate))
+	line := fmt.Sprintf("%s %d, %s states, %s/s", what, p.Level, commas(p.Reached), si(rate))
 	if p.Expect > 0 {
 		pct := 100 * float64(p.Reached) / float64(p.Expect)
 		line += fmt.Sprintf(", %.1f%%", pct)

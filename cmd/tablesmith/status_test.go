@@ -17,7 +17,7 @@ func TestStatusOnlyOnATerminal(t *testing.T) {
 	for _, term := range []bool{true, false} {
 		var errb bytes.Buffer
 		s := newStatus(&env{stderr: &errb, stderrIsTerm: term}, 4000)
-		s.search(p)
+		s.search("search: level", p)
 		s.write(10, 40)
 		s.clear()
 		out := errb.String()

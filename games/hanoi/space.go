@@ -18,12 +18,13 @@ const (
 // SchemeNames lists the index schemes, the default first.
 func SchemeNames() []string { return []string{SchemeClasses, SchemeSeed, SchemePlain} }
 
-// Params are the parameters of a table: the number of pegs and disks and the index
-// scheme ("" means SchemeClasses).
+// Params are the parameters of a table: the number of pegs and disks, and the index
+// scheme ("" means SchemeClasses), which a table keeps apart from its parameters (in its
+// metadata's "index"), as every game does.
 type Params struct {
 	Pegs  int    `json:"pegs"`
 	Disks int    `json:"disks"`
-	Index string `json:"index"`
+	Index string `json:"-"`
 }
 
 type scheme uint8

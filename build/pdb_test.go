@@ -1,4 +1,4 @@
-package tables
+package build
 
 import (
 	"context"
@@ -13,6 +13,9 @@ import (
 	"testing"
 
 	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/tables"
+	"github.com/tablesmith/tablesmith/values"
 )
 
 // The helpers below are written independently of pdb.go: boards as arrays, goals by
@@ -132,18 +135,18 @@ func pdbPosOf(board []byte) []uint8 {
 	return pos
 }
 
-func pdbBuildSet(t testing.TB, dir string, spec PDBSpec) *PDBManifest {
+func pdbBuildSet(t testing.TB, dir string, spec PDBSpec) *tables.PDBManifest {
 	t.Helper()
-	m, err := BuildPDBSet(context.Background(), dir, spec, PDBBuildOptions{Workers: 2})
+	m, err := PDBSet(context.Background(), dir, spec, PDBOptions{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m
 }
 
-func pdbOpenSet(t testing.TB, dir string, opt PDBOpenOptions) *PDBSet {
+func pdbOpenSet(t testing.TB, dir string, opt tables.PDBOpenOptions) *tables.PDBSet {
 	t.Helper()
-	s, err := OpenPDBSetWith(dir, opt)
+	s, err := tables.OpenPDBSetWith(dir, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +154,7 @@ func pdbOpenSet(t testing.TB, dir string, opt PDBOpenOptions) *PDBSet {
 	return s
 }
 
-var pdbPackings = []PDBPacking{PackAuto, PackBytes, PackNibbles}
+var pdbPackings = []tables.PDBPacking{tables.PackAuto, tables.PackBytes, tables.PackNibbles}
 
 // TestPDBBruteForce builds sets for 2×3 and 3×3 boards and checks every group's table
 // against pdbBruteGroup, and the sum against exact distances on every solvable board:
@@ -165,20 +168,20 @@ func TestPDBBruteForce(t *testing.T) {
 		encoding   string
 	}{
 		{2, 3, "blank-last", "1,2,3/4,5", ""},
-		{2, 3, "blank-first", "1,4/2,5/3", EncodingPDBValue},
+		{2, 3, "blank-first", "1,4/2,5/3", values.EncodingPDBValue},
 		{3, 3, "blank-last", "1,2,3,4/5,6,7,8", ""},
-		{3, 3, "blank-first", "1,2,3,4/5,6,7,8", EncodingPDBValue},
+		{3, 3, "blank-first", "1,2,3,4/5,6,7,8", values.EncodingPDBValue},
 		{3, 3, "blank-last", "8,7,2/1,4/5,3,6", ""},
 		{3, 2, "blank-last", "1,2,3/5", ""}, // tile 4 in no group
 	} {
 		t.Run(fmt.Sprintf("%dx%d-%s-%s", c.rows, c.cols, c.goal, strings.ReplaceAll(c.groups, "/", "_")), func(t *testing.T) {
 			t.Parallel()
-			groups, err := ParsePDBGroups(c.groups)
+			groups, err := slide.ParsePDBGroups(c.groups)
 			if err != nil {
 				t.Fatal(err)
 			}
 			dir := t.TempDir()
-			m := pdbBuildSet(t, dir, PDBSpec{Rows: c.rows, Cols: c.cols, Goal: c.goal, Groups: groups, Encoding: c.encoding})
+			m := pdbBuildSet(t, dir, PDBSpec{PDBSpec: slide.PDBSpec{Rows: c.rows, Cols: c.cols, Goal: c.goal, Groups: groups}, Encoding: c.encoding})
 			var brute []map[string]int
 			for gi, info := range m.Groups {
 				tiles := make([]uint8, len(info.Tiles))
@@ -204,7 +207,7 @@ func TestPDBBruteForce(t *testing.T) {
 				pks = pks[:1] // TestPDBPackingsAgree compares the forms
 			}
 			for _, pk := range pks {
-				s := pdbOpenSet(t, dir, PDBOpenOptions{Packing: pk})
+				s := pdbOpenSet(t, dir, tables.PDBOpenOptions{Packing: pk})
 				for board, d := range exact {
 					pos := pdbPosOf([]byte(board))
 					h := 0
@@ -238,8 +241,8 @@ func TestPDBBruteForce(t *testing.T) {
 func TestPDBInconsistent(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	pdbBuildSet(t, dir, PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}})
-	s := pdbOpenSet(t, dir, PDBOpenOptions{})
+	pdbBuildSet(t, dir, PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}})
+	s := pdbOpenSet(t, dir, tables.PDBOpenOptions{})
 	a := pdbPosOf([]byte{1, 2, 0, 4, 3, 5, 6, 7, 8}) // tile 3 in the centre, blank in cell 2
 	b := pdbPosOf([]byte{1, 2, 0, 4, 5, 3, 6, 7, 8}) // ... and in cell 5
 	if va, vb := s.GroupValue(0, a), s.GroupValue(0, b); va != 6 || vb != 1 {
@@ -284,18 +287,18 @@ func TestPDBPackingsAgree(t *testing.T) {
 	if testing.Short() {
 		part = "3-3-3-3-3"
 	}
-	groups, err := PDBPartition(part, 4, 4)
+	groups, err := slide.PDBPartition(part, 4, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dirEx, dirVal := t.TempDir(), t.TempDir()
-	pdbBuildSet(t, dirEx, PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: groups})
-	pdbBuildSet(t, dirVal, PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: groups, Encoding: EncodingPDBValue})
-	plain := pdbOpenSet(t, dirVal, PDBOpenOptions{Packing: PackBytes})
-	others := []*PDBSet{
-		pdbOpenSet(t, dirEx, PDBOpenOptions{}), pdbOpenSet(t, dirEx, PDBOpenOptions{Packing: PackBytes}),
-		pdbOpenSet(t, dirEx, PDBOpenOptions{Packing: PackNibbles}), pdbOpenSet(t, dirVal, PDBOpenOptions{}),
-		pdbOpenSet(t, dirVal, PDBOpenOptions{Packing: PackNibbles}),
+	pdbBuildSet(t, dirEx, PDBSpec{PDBSpec: slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: groups}})
+	pdbBuildSet(t, dirVal, PDBSpec{PDBSpec: slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: groups}, Encoding: values.EncodingPDBValue})
+	plain := pdbOpenSet(t, dirVal, tables.PDBOpenOptions{Packing: tables.PackBytes})
+	others := []*tables.PDBSet{
+		pdbOpenSet(t, dirEx, tables.PDBOpenOptions{}), pdbOpenSet(t, dirEx, tables.PDBOpenOptions{Packing: tables.PackBytes}),
+		pdbOpenSet(t, dirEx, tables.PDBOpenOptions{Packing: tables.PackNibbles}), pdbOpenSet(t, dirVal, tables.PDBOpenOptions{}),
+		pdbOpenSet(t, dirVal, tables.PDBOpenOptions{Packing: tables.PackNibbles}),
 	}
 	if bpe := others[0].BytesPerEntry(); bpe > 0.5 {
 		t.Errorf("auto packing of the excess files: %.3f bytes per entry, want at most 0.5", bpe)
@@ -303,7 +306,7 @@ func TestPDBPackingsAgree(t *testing.T) {
 	if bpe := plain.BytesPerEntry(); bpe < 1 {
 		t.Errorf("byte packing: %.3f bytes per entry", bpe)
 	}
-	crumbs := pdbOpenSet(t, dirEx, PDBOpenOptions{Packing: PackCrumbs})
+	crumbs := pdbOpenSet(t, dirEx, tables.PDBOpenOptions{Packing: tables.PackCrumbs})
 	if bpe := crumbs.BytesPerEntry(); bpe > 0.25 {
 		t.Errorf("crumbs: %.3f bytes per entry", bpe)
 	}
@@ -348,32 +351,32 @@ func TestPDBSpecErrors(t *testing.T) {
 		{1, 4, "", "1", "board size"},
 		{5, 5, "", "1,2,3,4,5,6,7,8,9,10", "too large"},
 	} {
-		groups, err := ParsePDBGroups(c.groups)
+		groups, err := slide.ParsePDBGroups(c.groups)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sp := PDBSpec{Rows: c.rows, Cols: c.cols, Goal: c.goal, Groups: groups}
+		sp := PDBSpec{PDBSpec: slide.PDBSpec{Rows: c.rows, Cols: c.cols, Goal: c.goal, Groups: groups}}
 		if err := sp.Normalize(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%d×%d %q %q: %v, want an error mentioning %q", c.rows, c.cols, c.goal, c.groups, err, c.want)
 		}
 	}
 	for _, s := range []string{"", "1,,2", "1/x", "1,300"} {
-		if _, err := ParsePDBGroups(s); err == nil {
+		if _, err := slide.ParsePDBGroups(s); err == nil {
 			t.Errorf("ParsePDBGroups(%q) accepted", s)
 		}
 	}
 	for _, s := range []string{"7-7", "8-8", "x-8", "7-8-0", ""} {
-		if _, err := PDBPartition(s, 4, 4); err == nil {
+		if _, err := slide.PDBPartition(s, 4, 4); err == nil {
 			t.Errorf("PDBPartition(%q) accepted", s)
 		}
 	}
-	got, err := PDBPartition("6-6-3", 4, 4)
+	got, err := slide.PDBPartition("6-6-3", 4, 4)
 	if err != nil || len(got) != 3 || !slices.Equal(got[2], []uint8{13, 14, 15}) || !slices.Equal(got[0], []uint8{1, 2, 3, 4, 5, 6}) {
 		t.Errorf("PDBPartition(6-6-3) = %v, %v", got, err)
 	}
-	sp := PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{4, 1, 3}}}
+	sp := PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{4, 1, 3}}}}
 	if err := sp.Normalize(); err != nil || !slices.Equal(sp.Groups[0], []uint8{1, 3, 4}) ||
-		sp.Goal != "blank-last" || sp.Encoding != EncodingPDBExcess {
+		sp.Goal != "blank-last" || sp.Encoding != values.EncodingPDBExcess {
 		t.Errorf("Normalize: %v, %+v", err, sp)
 	}
 }
@@ -382,7 +385,7 @@ func TestPDBSpecErrors(t *testing.T) {
 func pdbSmallSet(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	pdbBuildSet(t, dir, PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}})
+	pdbBuildSet(t, dir, PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}})
 	return dir
 }
 
@@ -414,19 +417,19 @@ func TestPDBSetDamage(t *testing.T) {
 		mention string
 	}{
 		{"intact", func(*testing.T, string) {}, nil, ""},
-		{"missing file", func(t *testing.T, dir string) { os.Remove(filepath.Join(dir, "group2.tsm")) }, os.ErrNotExist, "group2.tsm"},
+		{"missing file", func(t *testing.T, dir string) { os.Remove(groupFile(t, dir, 1)) }, os.ErrNotExist, "group2-"},
 		{"missing manifest", func(t *testing.T, dir string) { os.Remove(filepath.Join(dir, "manifest.json")) }, os.ErrNotExist, "manifest.json"},
 		{"flipped byte", func(t *testing.T, dir string) {
-			path := filepath.Join(dir, "group1.tsm")
+			path := groupFile(t, dir, 0)
 			b, _ := os.ReadFile(path)
 			b[40] ^= 0x10 // inside the first block
 			os.WriteFile(path, b, 0o644)
-		}, format.ErrCorrupt, "group1.tsm"},
+		}, format.ErrCorrupt, "group1-"},
 		{"truncated file", func(t *testing.T, dir string) {
-			path := filepath.Join(dir, "group2.tsm")
+			path := groupFile(t, dir, 1)
 			b, _ := os.ReadFile(path)
 			os.WriteFile(path, b[:len(b)-10], 0o644)
-		}, format.ErrCorrupt, "group2.tsm"},
+		}, format.ErrCorrupt, "group2-"},
 		{"manifest not JSON", func(t *testing.T, dir string) {
 			os.WriteFile(filepath.Join(dir, "manifest.json"), []byte("{\"format\": "), 0o644)
 		}, format.ErrCorrupt, "manifest.json"},
@@ -439,7 +442,7 @@ func TestPDBSetDamage(t *testing.T) {
 			editManifest(t, dir, func(m map[string]any) { group(m, 1)["tiles"] = []int{4, 5, 6, 7} })
 		}, format.ErrCorrupt, "disjoint"},
 		{"path in file name", func(t *testing.T, dir string) {
-			editManifest(t, dir, func(m map[string]any) { group(m, 1)["file"] = "../group2.tsm" })
+			editManifest(t, dir, func(m map[string]any) { group(m, 1)["file"] = "../" + group(m, 1)["file"].(string) })
 		}, format.ErrCorrupt, "file name"},
 		{"newer version", func(t *testing.T, dir string) {
 			editManifest(t, dir, func(m map[string]any) { m["version"] = 2 })
@@ -452,7 +455,7 @@ func TestPDBSetDamage(t *testing.T) {
 			t.Parallel()
 			dir := pdbSmallSet(t)
 			c.damage(t, dir)
-			s, err := OpenPDBSet(dir)
+			s, err := tables.OpenPDBSet(dir)
 			if c.is == nil {
 				if err != nil {
 					t.Fatal(err)
@@ -473,7 +476,7 @@ func TestPDBSetDamage(t *testing.T) {
 
 func TestPDBSetAccessors(t *testing.T) { // not parallel: AllocsPerRun
 	dir := pdbSmallSet(t)
-	s := pdbOpenSet(t, dir, PDBOpenOptions{})
+	s := pdbOpenSet(t, dir, tables.PDBOpenOptions{})
 	if s.Rows() != 3 || s.Cols() != 3 || s.Goal() != "blank-last" {
 		t.Fatalf("%d×%d %s", s.Rows(), s.Cols(), s.Goal())
 	}
@@ -493,7 +496,7 @@ func TestPDBSetAccessors(t *testing.T) { // not parallel: AllocsPerRun
 		t.Errorf("H(goal) = %d", s.H(goal))
 	}
 	m := s.Manifest()
-	if m.Groups[0].File != "group1.tsm" || m.Groups[0].Entries != 3024 || m.Build.Tool != "tablesmith" {
+	if !strings.HasPrefix(m.Groups[0].File, "group1-") || m.Groups[0].Entries != 3024 || m.Build.Tool != "tablesmith" {
 		t.Errorf("manifest %+v", m)
 	}
 	pos := pdbPosOf([]byte{8, 7, 6, 5, 4, 3, 2, 1, 0})
@@ -501,7 +504,7 @@ func TestPDBSetAccessors(t *testing.T) { // not parallel: AllocsPerRun
 		t.Errorf("H allocates %v times", a)
 	}
 	// The files are ordinary tables: format.Verify passes on them.
-	r, err := format.Open(filepath.Join(dir, "group1.tsm"))
+	r, err := format.Open(groupFile(t, dir, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -509,7 +512,7 @@ func TestPDBSetAccessors(t *testing.T) { // not parallel: AllocsPerRun
 	if err := r.Verify(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	if meta := r.Meta(); meta.Game != GameSlidePDB || meta.Encoding != EncodingPDBExcess || meta.Index != IndexPartialPerm {
+	if meta := r.Meta(); meta.Game != "slide-pdb" || meta.Encoding != values.EncodingPDBExcess || meta.Index != "partial-perm" {
 		t.Fatalf("metadata %+v", meta)
 	}
 }
@@ -518,8 +521,8 @@ func TestPDBSetAccessors(t *testing.T) { // not parallel: AllocsPerRun
 // on random solvable boards, per packing.
 func BenchmarkPDBSetH(b *testing.B) {
 	dir := b.TempDir()
-	groups, _ := PDBPartition("4-4-4-3", 4, 4)
-	pdbBuildSet(b, dir, PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: groups})
+	groups, _ := slide.PDBPartition("4-4-4-3", 4, 4)
+	pdbBuildSet(b, dir, PDBSpec{PDBSpec: slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: groups}})
 	rng := rand.New(rand.NewPCG(1, 1))
 	board := pdbGoalBoard(16, "blank-first")
 	var boards [][]uint8
@@ -534,10 +537,10 @@ func BenchmarkPDBSetH(b *testing.B) {
 	}
 	for _, pk := range []struct {
 		name string
-		p    PDBPacking
-	}{{"auto", PackAuto}, {"bytes", PackBytes}, {"crumbs", PackCrumbs}} {
+		p    tables.PDBPacking
+	}{{"auto", tables.PackAuto}, {"bytes", tables.PackBytes}, {"crumbs", tables.PackCrumbs}} {
 		b.Run(pk.name, func(b *testing.B) {
-			s := pdbOpenSet(b, dir, PDBOpenOptions{Packing: pk.p})
+			s := pdbOpenSet(b, dir, tables.PDBOpenOptions{Packing: pk.p})
 			sum, i := 0, 0
 			for b.Loop() {
 				sum += s.H(boards[i&4095])
@@ -547,4 +550,14 @@ func BenchmarkPDBSetH(b *testing.B) {
 			_ = sum
 		})
 	}
+}
+
+// groupFile is the path of group gi's file in the set in dir, as its manifest names it.
+func groupFile(t testing.TB, dir string, gi int) string {
+	t.Helper()
+	m, err := tables.ReadPDBManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, m.Groups[gi].File)
 }

@@ -1,29 +1,27 @@
-// Package tables answers questions about built tables: it opens a table file, recreates the
-// game and index scheme its metadata names, and looks up the value of a state — its
-// remoteness, whether it can reach the goal at all, its best moves and a shortest path.
-// It also defines how values are encoded as the format's per-slot codes, so the one
-// definition serves both the writer (WritePuzzle) and every reader.
-package tables
+package values
 
 import "fmt"
 
 // EncodingRemoteness is the code layout of puzzle tables: with b bits per slot, a code
 // c ≤ 2^b − 3 is a remoteness (moves to the nearest goal), 2^b − 2 marks a state that
-// cannot reach a goal, 2^b − 1 a slot that is no state.
+// cannot reach a goal, 2^b − 1 a slot that is no state (a hole of the index scheme).
 const EncodingRemoteness = "remoteness"
 
 // RemotenessCodes is the remoteness encoding at a given width.
 type RemotenessCodes struct{ Bits int }
 
-// RemotenessBits is the narrowest encoding that holds remoteness up to max.
+// RemotenessBits is the narrowest remoteness encoding that holds remoteness up to max.
 func RemotenessBits(max uint64) (RemotenessCodes, error) {
 	for b := 2; b <= 32; b++ {
 		if max <= (uint64(1)<<b)-3 {
 			return RemotenessCodes{Bits: b}, nil
 		}
 	}
-	return RemotenessCodes{}, fmt.Errorf("tables: remoteness %d does not fit 32-bit codes", max)
+	return RemotenessCodes{}, fmt.Errorf("values: remoteness %d does not fit 32-bit codes", max)
 }
+
+// Valid reports whether the width is one a remoteness table can have.
+func (e RemotenessCodes) Valid() bool { return e.Bits >= 2 && e.Bits <= 32 }
 
 // Unreachable is the code of a state that cannot reach a goal.
 func (e RemotenessCodes) Unreachable() uint32 { return uint32((uint64(1) << e.Bits) - 2) }
@@ -31,7 +29,8 @@ func (e RemotenessCodes) Unreachable() uint32 { return uint32((uint64(1) << e.Bi
 // Hole is the code of a slot that is no state.
 func (e RemotenessCodes) Hole() uint32 { return uint32((uint64(1) << e.Bits) - 1) }
 
-// Summary reads the per-code counts of a remoteness table.
+// Summary reads the per-code counts of a remoteness table: the states per remoteness
+// (without trailing zeros), the unreachable states and the holes.
 func (e RemotenessCodes) Summary(codeCounts []uint64) (counts []uint64, unreachable, holes uint64) {
 	for c, k := range codeCounts {
 		switch uint32(c) {

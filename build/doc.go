@@ -1,0 +1,34 @@
+// Package build holds the library pipelines that turn a game into table files: a game
+// instance from the registry (package games), an engine (package builder), a value
+// encoding (package values) and the file writer (package format). A puzzle table is built
+// by [Puzzle] (breadth-first search with a level-log checkpoint and resume), a
+// pattern-database set by [PDBSet]; sector sets of two-player games go here too. The CLI
+// (cmd/tablesmith) only parses flags and prints; programs that only probe tables import
+// package tables, which links none of this.
+//
+// Every pipeline writes its files under temporary names and renames them into place when
+// whole, and a set's manifest last: a set whose manifest is present is complete.
+package build
+
+import (
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/tablesmith/tablesmith/format"
+)
+
+// Stamp is the build information recorded in every file and manifest: the tool, the Go
+// version, the time, the host, the workers and the command line (args after the program
+// name). Seconds is filled in by each pipeline.
+func Stamp(workers int, args []string) format.Build {
+	b := format.Build{
+		Tool: "tablesmith", GoVersion: runtime.Version(), Created: time.Now().UTC().Truncate(time.Second),
+		Workers: workers, Command: strings.TrimSpace("tablesmith " + strings.Join(args, " ")),
+	}
+	if host, err := os.Hostname(); err == nil {
+		b.Host = host
+	}
+	return b
+}

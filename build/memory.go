@@ -1,0 +1,42 @@
+package build
+
+import (
+	"fmt"
+
+	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/internal/sysmem"
+)
+
+// checkMemory refuses a build that needs more than the machine has available, before
+// anything is allocated. (Value arrays live outside the Go heap, see builder.allocBytes,
+// so the collector's pacing needs no memory limit.)
+func checkMemory(need, slots uint64) error {
+	if avail := sysmem.Available(); avail > 0 && need > avail {
+		return fmt.Errorf("build: the search needs about %s of memory for %d slots; this machine has %s available",
+			HumanBytes(min(need, 1<<62)), slots, HumanBytes(avail))
+	}
+	return nil
+}
+
+// HumanBytes writes a byte count with a binary unit.
+func HumanBytes(n uint64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.2f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// CheckSearchMemory refuses a breadth-first search over sp that would not fit in the
+// memory available, before anything is allocated.
+func CheckSearchMemory(sp builder.Space) error {
+	need, err := builder.MemoryEstimate(sp)
+	if err != nil {
+		return err
+	}
+	return checkMemory(need, sp.Slots())
+}

@@ -1,0 +1,303 @@
+package build
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/tables"
+	"github.com/tablesmith/tablesmith/values"
+)
+
+// Additive pattern-database sets for sliding-tile puzzles.
+//
+// The tiles are split into disjoint groups. A group's table has one entry per placement of
+// its k tiles on the n cells, ranked by index.PartialPerm (n!/(n-k)! entries). Its value
+// is the least number of moves of the group's own tiles that bring them to their goal
+// cells, moves of the other tiles being free, minimised over the blank's position: so the
+// values of the groups add up to an admissible heuristic (every move moves one tile of
+// one group). builder.ZeroOneBFS computes it over the abstract states (placement, blank
+// cell) of slide.PDBSpace, where blank moves into cells without a group tile cost 0.
+//
+// The sum is admissible but not consistent: minimising over the blank forgets which of
+// the blank's regions it is in, and one move can change a group's value by more than one
+// (up to 7 on the 8-puzzle with groups 1-4 and 5-8). IDA* does not need consistency; A*
+// must reopen states. For the same reason values cannot be stored modulo 3 and rebuilt
+// move by move; the files store the excess over the Manhattan distance instead
+// (values.EncodingPDBExcess).
+
+// PDBSpec describes a set to build: the puzzle's groups and the files' value encoding.
+type PDBSpec struct {
+	slide.PDBSpec
+	Encoding string // values.EncodingPDBExcess (default) or values.EncodingPDBValue
+}
+
+// Normalize checks the spec, fills in the defaults and sorts each group's tiles.
+func (sp *PDBSpec) Normalize() error {
+	switch sp.Encoding {
+	case "":
+		sp.Encoding = values.EncodingPDBExcess
+	case values.EncodingPDBExcess, values.EncodingPDBValue:
+	default:
+		return fmt.Errorf("build: unknown pattern-database encoding %q (want %s or %s)",
+			sp.Encoding, values.EncodingPDBExcess, values.EncodingPDBValue)
+	}
+	return sp.PDBSpec.Normalize()
+}
+
+// PDBOptions tune PDBSet. The zero value is usable.
+type PDBOptions struct {
+	Workers int // 0: GOMAXPROCS
+	// Search and Write, if set, report the progress of group g's search and file.
+	Search func(g int, p builder.Progress)
+	Write  func(g int, done, total uint64)
+	// GroupDone, if set, is called after each group's file is written.
+	GroupDone func(g int, info tables.PDBGroupInfo)
+	Build     format.Build // recorded in the files and the manifest (Seconds is per file)
+}
+
+// PDBSet builds one table per group of spec into dir (created if needed) and then
+// switches dir/manifest.json to the new set atomically. Until that rename an old set in
+// dir stays whole and usable: each group's file is named after the group's identity
+// (board, goal, encoding, tiles), so a file the old manifest names is only ever replaced,
+// atomically, by a file of the same group; files no manifest names any more are removed
+// after the switch.
+func PDBSet(ctx context.Context, dir string, spec PDBSpec, opt PDBOptions) (*tables.PDBManifest, error) {
+	spec.Groups = slices.Clone(spec.Groups) // Normalize replaces groups: not the caller's
+	if err := spec.Normalize(); err != nil {
+		return nil, err
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	m := &tables.PDBManifest{Format: tables.PDBManifestFormat, Version: tables.PDBManifestVersion, Game: slide.PDBGame{}.Name(),
+		Rows: spec.Rows, Cols: spec.Cols, Goal: spec.Goal, Encoding: spec.Encoding, Build: opt.Build}
+	m.Build.Workers = opt.Workers
+	if m.Build.Tool == "" {
+		m.Build.Tool = "tablesmith"
+	}
+	start := time.Now()
+	for gi, tiles := range spec.Groups {
+		info, err := buildPDBGroup(ctx, dir, spec, gi, tiles, opt)
+		if err != nil {
+			return nil, fmt.Errorf("build: group %d %v: %w", gi+1, tiles, err)
+		}
+		m.Groups = append(m.Groups, info)
+		if opt.GroupDone != nil {
+			opt.GroupDone(gi, info)
+		}
+		debug.FreeOSMemory() // the search's bitsets are garbage now; keep the peak down
+	}
+	m.Build.Seconds = time.Since(start).Seconds()
+	if m.Build.Created.IsZero() {
+		m.Build.Created = time.Now().UTC().Truncate(time.Second)
+	}
+	m.Build.GoVersion = runtime.Version()
+	if err := WriteJSONAtomic(filepath.Join(dir, tables.ManifestName), m); err != nil {
+		return nil, err
+	}
+	removeUnlisted(dir, m)
+	return m, nil
+}
+
+// pdbFileName names a group's file after the group's identity.
+func pdbFileName(spec PDBSpec, gi int, tiles []uint8) string {
+	id := fmt.Sprintf("%d×%d %s %s %v", spec.Rows, spec.Cols, spec.Goal, spec.Encoding, tiles)
+	return fmt.Sprintf("group%d-%08x.tsm", gi+1, crc32.Checksum([]byte(id), crc32.MakeTable(crc32.Castagnoli)))
+}
+
+// removeUnlisted removes the group files of earlier sets in dir that m does not name.
+// Only names of the pattern the builder writes are touched.
+func removeUnlisted(dir string, m *tables.PDBManifest) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || !strings.HasPrefix(name, "group") || !strings.HasSuffix(name, ".tsm") {
+			continue
+		}
+		if !slices.ContainsFunc(m.Groups, func(g tables.PDBGroupInfo) bool { return g.File == name }) {
+			os.Remove(filepath.Join(dir, name))
+		}
+	}
+}
+
+func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, tiles []uint8, opt PDBOptions) (tables.PDBGroupInfo, error) {
+	start := time.Now()
+	params := slide.PDBParams{Rows: spec.Rows, Cols: spec.Cols, Goal: spec.Goal, Tiles: intsOf(tiles)}
+	grp, err := slide.NewPDBGroup(params)
+	if err != nil {
+		return tables.PDBGroupInfo{}, err
+	}
+	sp, err := slide.NewPDBSpace(grp.Geometry(), grp.Goal(), tiles)
+	if err != nil {
+		return tables.PDBGroupInfo{}, err
+	}
+	bopt := builder.Options{Workers: opt.Workers}
+	if opt.Search != nil {
+		bopt.Progress = func(p builder.Progress) { opt.Search(gi, p) }
+	}
+	res, err := builder.ZeroOneBFS(ctx, sp, bopt)
+	if err != nil {
+		return tables.PDBGroupInfo{}, err
+	}
+	if res.Unreached != 0 {
+		return tables.PDBGroupInfo{}, fmt.Errorf("internal error: %d placements unreached", res.Unreached)
+	}
+	info := tables.PDBGroupInfo{Tiles: intsOf(tiles), File: pdbFileName(spec, gi, tiles),
+		Entries: res.Entries, MaxValue: res.MaxValue(), Counts: res.Counts}
+	maxCode := uint64(res.MaxValue())
+	if spec.Encoding == values.EncodingPDBExcess {
+		if maxCode, err = toExcess(ctx, grp, res.Values, opt.Workers); err != nil {
+			return tables.PDBGroupInfo{}, err
+		}
+	}
+	info.CodeBits = max(bits.Len64(maxCode), 1)
+	pj, _ := json.Marshal(params)
+	extra, _ := json.Marshal(map[string]any{"value_counts": res.Counts, "max_value": res.MaxValue()})
+	meta := format.Metadata{Game: slide.PDBGame{}.Name(), Params: pj, Index: slide.PDBGame{}.Schemes()[0], Encoding: spec.Encoding,
+		Slots: res.Entries, CodeBits: info.CodeBits, Build: opt.Build, Extra: extra}
+	meta.Build.Workers = opt.Workers
+	meta.Build.Seconds = res.Elapsed.Seconds()
+	if meta.Build.Tool == "" {
+		meta.Build.Tool = "tablesmith"
+	}
+	v := res.Values
+	src := func(dst []uint32, first uint64) {
+		for i := range dst {
+			dst[i] = uint32(v.Get(first + uint64(i)))
+		}
+	}
+	wopt := format.WriteOptions{Workers: opt.Workers}
+	if opt.Write != nil {
+		wopt.Progress = func(done, total uint64) { opt.Write(gi, done, total) }
+	}
+	path := filepath.Join(dir, info.File)
+	if _, err := format.WriteFile(ctx, path, meta, src, wopt); err != nil {
+		return tables.PDBGroupInfo{}, err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return tables.PDBGroupInfo{}, err
+	}
+	info.Bytes = st.Size()
+	info.Seconds = time.Since(start).Seconds()
+	return info, nil
+}
+
+// toExcess replaces each value v by its excess code (v - md) / 2 in place and returns the
+// largest. A value of the wrong parity or below md is an internal error.
+func toExcess(ctx context.Context, g *slide.PDBGroup, v *builder.Values, workers int) (uint64, error) {
+	const chunk = 1 << 16
+	var next atomic.Uint64
+	var maxEx atomic.Uint64
+	eg, ctx := errgroup.WithContext(ctx)
+	for range workers {
+		eg.Go(func() error {
+			var cells [32]uint8
+			var top uint64
+			for {
+				lo := next.Add(chunk) - chunk
+				if lo >= v.Len() {
+					break
+				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				for e := lo; e < min(lo+chunk, v.Len()); e++ {
+					g.Unrank(e, cells[:])
+					md := uint64(g.MD(cells[:]))
+					x, err := values.ToExcess(v.Get(e), md)
+					if err != nil {
+						return fmt.Errorf("internal error: placement %v: %w", cells[:g.K()], err)
+					}
+					v.Set(e, x)
+					top = max(top, x)
+				}
+			}
+			for {
+				old := maxEx.Load()
+				if top <= old || maxEx.CompareAndSwap(old, top) {
+					return nil
+				}
+			}
+		})
+	}
+	if err := eg.Wait(); err != nil {
+		return 0, err
+	}
+	return maxEx.Load(), nil
+}
+
+func intsOf(tiles []uint8) []int {
+	out := make([]int, len(tiles))
+	for i, t := range tiles {
+		out[i] = int(t)
+	}
+	return out
+}
+
+// WriteJSONAtomic writes v as indented JSON to path through a synced temporary file in
+// the same directory, renamed into place.
+func WriteJSONAtomic(path string, v any) (err error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("build: %s exists and is not a regular file (%v); refusing to replace it", path, st.Mode().Type())
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".ts-manifest-*.tmp")
+	if err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("build: writing %s: %w", path, err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("build: writing %s: %w", path, err)
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("build: writing %s: %w", path, err)
+	}
+	if err = os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+var _ = errors.New

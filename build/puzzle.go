@@ -1,0 +1,163 @@
+package build
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/values"
+)
+
+// Checkpointing says when a puzzle build logs every completed level to OUT.ckpt.
+type Checkpointing int
+
+const (
+	CheckpointAuto   Checkpointing = iota // builds of 16M slots or more
+	CheckpointAlways                      // every build
+	CheckpointNever                       // no build
+)
+
+// PuzzleOptions tune Puzzle. The zero value is usable.
+type PuzzleOptions struct {
+	Workers    int  // 0: GOMAXPROCS
+	Resume     bool // continue from OUT.ckpt when it exists
+	Checkpoint Checkpointing
+	Build      format.Build // recorded in the file (Seconds is filled in)
+	// Search and Write, if set, report progress.
+	Search func(builder.Progress)
+	Write  func(done, total uint64)
+	// Notice, if set, receives one-line messages for the user (e.g. "resuming from …").
+	Notice func(string)
+}
+
+// PuzzleResult is what a finished puzzle build reports.
+type PuzzleResult struct {
+	Meta          format.Metadata // as written
+	Search        *builder.Result // Values are released: only the counts remain
+	SearchSeconds float64
+	WriteSeconds  float64
+}
+
+// puzzleSpace is what the puzzle pipeline needs of an instance.
+type puzzleSpace interface{ builder.Space }
+
+// Puzzle builds the remoteness table of a puzzle instance into out: a breadth-first search
+// from the goals (resuming from out.ckpt if asked and present; logging every completed
+// level there when checkpointing), then the table written under a temporary name and
+// renamed into place. The checkpoint is removed once the table is in place.
+func Puzzle(ctx context.Context, in *games.Instance, out string, opt PuzzleOptions) (*PuzzleResult, error) {
+	sp, ok := in.Space.(puzzleSpace)
+	if !ok || in.Game.Kind() != games.KindPuzzle {
+		return nil, fmt.Errorf("build: %s is not a puzzle that breadth-first search builds", in.Game.Name())
+	}
+	if err := CheckSearchMemory(sp); err != nil {
+		return nil, err
+	}
+	params, err := in.ParamsJSON()
+	if err != nil {
+		return nil, err
+	}
+	notice := opt.Notice
+	if notice == nil {
+		notice = func(string) {}
+	}
+	checkpointing := opt.Resume || opt.Checkpoint == CheckpointAlways ||
+		(opt.Checkpoint == CheckpointAuto && sp.Slots() >= 16<<20)
+	ckptPath := out + ".ckpt"
+	bopt := builder.Options{Workers: opt.Workers, Progress: opt.Search}
+	var log *builder.LevelLog
+	closeLog := func() {
+		if log != nil {
+			log.Close()
+			log = nil
+		}
+	}
+	defer closeLog()
+	if opt.Resume {
+		cp, l, err := builder.ResumeLevelLog(ckptPath, in.Key())
+		switch {
+		case err == nil:
+			bopt.Resume, log = cp, l
+			notice(fmt.Sprintf("resuming from %s after level %d", ckptPath, len(cp.Counts)-1))
+		case errors.Is(err, os.ErrNotExist):
+			notice(fmt.Sprintf("no checkpoint %s: starting from the goal", ckptPath))
+		default:
+			return nil, err
+		}
+	}
+	if log == nil && checkpointing {
+		width, err := builder.WidthFor(sp.DepthBound())
+		if err != nil {
+			return nil, err
+		}
+		if log, err = builder.CreateLevelLog(ckptPath, in.Key(), sp.Slots(), width); err != nil {
+			return nil, err
+		}
+	}
+	if log != nil {
+		bopt.AfterLevel = log.Append
+	}
+	res, err := builder.BFS(ctx, sp, bopt)
+	if err != nil {
+		if log != nil && !errors.Is(err, builder.ErrCheckpoint) {
+			return nil, fmt.Errorf("%w (run the same command with --resume to continue from the last completed level)", err)
+		}
+		return nil, err
+	}
+	meta := format.Metadata{Game: in.Game.Name(), Params: params, Index: in.Index, Build: opt.Build}
+	meta.Build.Seconds = res.Elapsed.Seconds()
+	if opt.Workers > 0 {
+		meta.Build.Workers = opt.Workers
+	}
+	writeStart := time.Now()
+	meta, err = WriteRemoteness(ctx, out, res, meta, format.WriteOptions{Workers: opt.Workers, Progress: opt.Write})
+	if err != nil {
+		return nil, err
+	}
+	if log != nil {
+		closeLog()
+		os.Remove(ckptPath)
+	}
+	r := &PuzzleResult{Meta: meta, SearchSeconds: res.Elapsed.Seconds(), WriteSeconds: time.Since(writeStart).Seconds()}
+	res.Values = nil
+	r.Search = res
+	return r, nil
+}
+
+// WriteRemoteness writes the result of a breadth-first search as a remoteness table.
+// meta names the game, its parameters and the index scheme; the encoding, slot count and
+// code width are filled in here. It returns the metadata as written (with the per-code
+// counts).
+func WriteRemoteness(ctx context.Context, path string, res *builder.Result, meta format.Metadata, opt format.WriteOptions) (format.Metadata, error) {
+	enc, err := values.RemotenessBits(uint64(max(res.MaxRemoteness(), 0)))
+	if err != nil {
+		return meta, err
+	}
+	v := res.Values
+	unset, hole := v.Unset(), v.Hole()
+	meta.Encoding = values.EncodingRemoteness
+	meta.Slots = v.Len()
+	meta.CodeBits = enc.Bits
+	src := func(dst []uint32, start uint64) {
+		for i := range dst {
+			switch x := v.Get(start + uint64(i)); x {
+			case unset:
+				dst[i] = enc.Unreachable()
+			case hole:
+				dst[i] = enc.Hole()
+			default:
+				dst[i] = uint32(x)
+			}
+		}
+	}
+	written, err := format.WriteFile(ctx, path, meta, src, opt)
+	if err != nil {
+		return written, fmt.Errorf("build: writing %s: %w", path, err)
+	}
+	return written, nil
+}

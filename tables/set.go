@@ -1,0 +1,155 @@
+package tables
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/values"
+)
+
+// Set is an open directory of tables with a manifest — a pattern-database set (one file
+// per group of tiles) today, a two-player game's sector set next — that routes each state
+// to the files that answer it. It is safe for concurrent use.
+type Set struct {
+	dir     string
+	format  string
+	pdb     *PDBManifest
+	members []*Table
+}
+
+// IsSet reports whether path is a directory holding a set's manifest.
+func IsSet(path string) bool {
+	st, err := os.Stat(path)
+	if err != nil || !st.IsDir() {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(path, ManifestName))
+	return err == nil
+}
+
+// OpenSet opens the set in dir: it reads and checks the manifest, then opens every member
+// file and checks it is the table the manifest names. A damaged file or manifest is an
+// error wrapping format.ErrCorrupt; a missing one wraps os.ErrNotExist and names it.
+func OpenSet(dir string) (*Set, error) {
+	b, path, err := readManifestFile(dir)
+	if err != nil {
+		return nil, err
+	}
+	var head struct {
+		Format string `json:"format"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return nil, fmt.Errorf("tables: %s: %v: %w", path, err, format.ErrCorrupt)
+	}
+	s := &Set{dir: dir, format: head.Format}
+	switch head.Format {
+	case PDBManifestFormat:
+		if s.pdb, err = ReadPDBManifest(dir); err != nil {
+			return nil, err
+		}
+		for gi, g := range s.pdb.Groups {
+			t, err := s.openMember(g.File)
+			if err == nil {
+				if err = checkMember(s.pdb, g, t.Meta()); err != nil {
+					t.Close()
+				}
+			}
+			if err != nil {
+				s.Close()
+				return nil, fmt.Errorf("tables: pattern database group %d %v: %w", gi+1, g.Tiles, err)
+			}
+			s.members = append(s.members, t)
+		}
+	default:
+		return nil, fmt.Errorf("tables: %s: unknown set format %q (this tablesmith reads %s): %w",
+			path, head.Format, PDBManifestFormat, format.ErrCorrupt)
+	}
+	return s, nil
+}
+
+func (s *Set) openMember(name string) (*Table, error) {
+	if err := checkMemberName(name); err != nil {
+		return nil, fmt.Errorf("%v: %w", err, format.ErrCorrupt)
+	}
+	return Open(filepath.Join(s.dir, name))
+}
+
+// Dir is the set's directory.
+func (s *Set) Dir() string { return s.dir }
+
+// Format is the manifest's format name (e.g. PDBManifestFormat).
+func (s *Set) Format() string { return s.format }
+
+// Tables returns the member tables in the manifest's order.
+func (s *Set) Tables() []*Table { return append([]*Table(nil), s.members...) }
+
+// PDBManifest returns the manifest of a pattern-database set (nil for other sets).
+func (s *Set) PDBManifest() *PDBManifest { return s.pdb }
+
+// Close closes every member.
+func (s *Set) Close() error {
+	var first error
+	for _, t := range s.members {
+		if err := t.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	s.members = nil
+	return first
+}
+
+// Lookup answers one state. For a pattern-database set the answer is the additive
+// heuristic: the sum of every group's lower bound (Outcome Bound).
+func (s *Set) Lookup(state string) (Answer, error) {
+	sum := Answer{Outcome: values.Bound}
+	for i, t := range s.members {
+		a, err := t.Lookup(state)
+		if err != nil {
+			return Answer{}, err
+		}
+		if i == 0 {
+			sum.State = a.State
+		}
+		sum.Remoteness += a.Remoteness
+	}
+	return sum, nil
+}
+
+// Verify verifies every member (see Table.Verify), naming the first that fails.
+func (s *Set) Verify(ctx context.Context, opt VerifyOptions) error {
+	for _, t := range s.members {
+		if err := t.Verify(ctx, opt); err != nil {
+			return fmt.Errorf("%s: %w", t.File(), err)
+		}
+	}
+	return nil
+}
+
+// SetInfo summarises a set: its manifest and every member's Info.
+type SetInfo struct {
+	Dir      string          `json:"dir"`
+	Format   string          `json:"format"`
+	Manifest json.RawMessage `json:"manifest"`
+	Members  []Info          `json:"members"`
+	Bytes    int64           `json:"bytes"`
+	Slots    uint64          `json:"slots"`
+}
+
+// Info summarises the set.
+func (s *Set) Info() SetInfo {
+	info := SetInfo{Dir: s.dir, Format: s.format}
+	if s.pdb != nil {
+		info.Manifest, _ = json.Marshal(s.pdb)
+	}
+	for _, t := range s.members {
+		mi := t.Info()
+		info.Members = append(info.Members, mi)
+		info.Bytes += mi.Bytes
+		info.Slots += mi.Slots
+	}
+	return info
+}

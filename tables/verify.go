@@ -1,0 +1,279 @@
+package tables
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/internal/sysmem"
+	"github.com/tablesmith/tablesmith/values"
+)
+
+// VerifyOptions tune Table.Verify. The zero value checks everything with GOMAXPROCS
+// workers.
+type VerifyOptions struct {
+	// ChecksumsOnly stops after the bytes: every block's checksum and the per-code counts.
+	ChecksumsOnly bool
+	Workers       int // 0: GOMAXPROCS
+	// Progress, if set, is called (from several goroutines) with the stage ("checksums",
+	// "load", "values") and how far it is.
+	Progress func(stage string, done, total uint64)
+}
+
+// Verify checks every block checksum and the stored counts against the values, and then
+// (unless opt.ChecksumsOnly) the values themselves, which a checksum cannot vouch for: a
+// file whose values were altered and re-sealed with valid checksums fails here, naming
+// the first inconsistent state.
+//
+//   - Remoteness tables: every goal holds 0 and only goals do; a state at d > 0 has a
+//     neighbour at d − 1 and none below; an unreachable state has no reachable
+//     neighbour; holes are exactly the scheme's holes.
+//   - Pattern-database groups (0-1 consistency): the goal placement holds 0 and only it;
+//     every value is at least the group's Manhattan distance and of its parity; a value
+//     v > 0 has a neighbour (one group-tile move) at most v − 1; and v exceeds by at most
+//     one the value of every neighbour after whose move the blank's cells form one region
+//     (there the blank can be anywhere at no cost, so the bound is exact).
+//
+// The values are streamed block by block into memory (one to four bytes a slot) and
+// checked in parallel.
+func (t *Table) Verify(ctx context.Context, opt VerifyOptions) error {
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	stage := func(name string) func(done, total uint64) {
+		if opt.Progress == nil {
+			return nil
+		}
+		return func(done, total uint64) { opt.Progress(name, done, total) }
+	}
+	if err := t.r.Verify(ctx, stage("checksums")); err != nil {
+		return err
+	}
+	if opt.ChecksumsOnly {
+		return nil
+	}
+	switch {
+	case t.pdb != nil:
+		return checkValues(ctx, t, opt, stage, t.newPDBChecker)
+	case t.meta.Encoding == values.EncodingRemoteness:
+		return checkValues(ctx, t, opt, stage, t.newRemotenessChecker)
+	}
+	return fmt.Errorf("tables: no value check for %s tables yet; use --checksums-only", t.meta.Encoding)
+}
+
+// checker checks one slot given every slot's code; it returns a description of the
+// inconsistency, or "" when the slot is consistent. Each worker has its own.
+type checker func(slot uint64, code func(uint64) uint32) string
+
+func checkValues(ctx context.Context, t *Table, opt VerifyOptions, stage func(string) func(uint64, uint64),
+	newChecker func() checker) error {
+	n := t.meta.Slots
+	width := uint64(4)
+	switch {
+	case t.meta.CodeBits <= 8:
+		width = 1
+	case t.meta.CodeBits <= 16:
+		width = 2
+	}
+	if avail := sysmem.Available(); avail > 0 && n*width > avail {
+		return fmt.Errorf("tables: checking the values of %d slots needs %d bytes of memory, %d are available; use --checksums-only",
+			n, n*width, avail)
+	}
+	switch width {
+	case 1:
+		return checkCodes[uint8](ctx, t, opt, stage, newChecker)
+	case 2:
+		return checkCodes[uint16](ctx, t, opt, stage, newChecker)
+	}
+	return checkCodes[uint32](ctx, t, opt, stage, newChecker)
+}
+
+func checkCodes[T uint8 | uint16 | uint32](ctx context.Context, t *Table, opt VerifyOptions,
+	stage func(string) func(uint64, uint64), newChecker func() checker) error {
+	n := t.meta.Slots
+	codes := make([]T, n)
+	spb := uint64(max(t.r.SlotsPerBlock(), 1))
+	chunk := spb * max(1, (1<<20)/spb) // whole blocks
+	progress := stage("load")
+	var loaded atomic.Uint64
+	if err := parallelChunks(ctx, opt.Workers, n, chunk, func(lo, hi uint64) error {
+		buf := make([]uint32, hi-lo)
+		if err := t.r.Codes(buf, lo); err != nil {
+			return err
+		}
+		for i, c := range buf {
+			codes[lo+uint64(i)] = T(c)
+		}
+		if progress != nil {
+			progress(loaded.Add(hi-lo), n)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	code := func(s uint64) uint32 { return uint32(codes[s]) }
+	progress = stage("values")
+	var checked atomic.Uint64
+	var mu sync.Mutex
+	first, firstMsg := n, ""
+	checkers := sync.Pool{New: func() any { return newChecker() }}
+	err := parallelChunks(ctx, opt.Workers, n, 1<<16, func(lo, hi uint64) error {
+		mu.Lock()
+		skip := lo > first
+		mu.Unlock()
+		if skip {
+			return nil
+		}
+		chk := checkers.Get().(checker)
+		defer checkers.Put(chk)
+		for s := lo; s < hi; s++ {
+			if msg := chk(s, code); msg != "" {
+				mu.Lock()
+				if s < first {
+					first, firstMsg = s, msg
+				}
+				mu.Unlock()
+				break
+			}
+		}
+		if progress != nil {
+			progress(checked.Add(hi-lo), n)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if first < n {
+		state, _ := t.dom.StateOf(first)
+		return fmt.Errorf("the values are inconsistent at slot %d (state %s): %s: %w", first, state, firstMsg, format.ErrCorrupt)
+	}
+	return nil
+}
+
+// parallelChunks calls f on [lo, hi) chunks of [0, n) from workers goroutines, in
+// increasing order of lo per goroutine; the first error stops the others.
+func parallelChunks(ctx context.Context, workers int, n, chunk uint64, f func(lo, hi uint64) error) error {
+	var next atomic.Uint64
+	eg, ctx := errgroup.WithContext(ctx)
+	for range workers {
+		eg.Go(func() error {
+			for {
+				lo := next.Add(chunk) - chunk
+				if lo >= n {
+					return nil
+				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if err := f(lo, min(lo+chunk, n)); err != nil {
+					return err
+				}
+			}
+		})
+	}
+	return eg.Wait()
+}
+
+// newRemotenessChecker checks a puzzle's remoteness against its neighbours'.
+func (t *Table) newRemotenessChecker() checker {
+	pz := t.dom.(PuzzleDomain)
+	expand := pz.NewExpander()
+	holed := true
+	if h, ok := pz.(interface{ HasHoles() bool }); ok {
+		holed = h.HasHoles()
+	}
+	goals := slices.Clone(pz.Goals())
+	slices.Sort(goals)
+	unreach, hole := t.rem.Unreachable(), t.rem.Hole()
+	var src [1]uint64
+	var nbrs []uint64
+	return func(s uint64, code func(uint64) uint32) string {
+		c := code(s)
+		_, isGoal := slices.BinarySearch(goals, s)
+		switch {
+		case c == hole:
+			if !holed || !pz.IsHole(s) {
+				return "a state holds the hole marker"
+			}
+			return ""
+		case holed && pz.IsHole(s):
+			return fmt.Sprintf("a hole of the index scheme holds code %d", c)
+		case isGoal && c != 0:
+			return fmt.Sprintf("a goal holds code %d, not remoteness 0", c)
+		case !isGoal && c == 0:
+			return "remoteness 0, but the state is no goal"
+		case c == 0:
+			return ""
+		}
+		src[0] = s
+		nbrs = expand(nbrs[:0], src[:])
+		least := uint32(1<<32 - 1)
+		for _, nb := range nbrs {
+			nc := code(nb)
+			switch {
+			case nc == hole:
+				return fmt.Sprintf("neighbour slot %d holds the hole marker", nb)
+			case c == unreach && nc != unreach:
+				return fmt.Sprintf("marked unreachable, but a neighbour has remoteness %d", nc)
+			}
+			least = min(least, nc)
+		}
+		switch {
+		case c == unreach:
+			return ""
+		case least == unreach:
+			return fmt.Sprintf("remoteness %d, but a neighbour is marked unreachable", c)
+		case len(nbrs) == 0 || least != c-1:
+			return fmt.Sprintf("remoteness %d, but the nearest neighbour has %d", c, least)
+		}
+		return ""
+	}
+}
+
+// newPDBChecker checks a pattern-database group's values (see Verify).
+func (t *Table) newPDBChecker() checker {
+	moves := t.pdb.NewMoves()
+	goal := t.pdb.GoalEntry()
+	enc := t.meta.Encoding
+	var nbrs []uint64
+	return func(e uint64, code func(uint64) uint32) string {
+		var md int
+		md, nbrs = moves(e, nbrs[:0])
+		c := uint64(code(e))
+		v := values.PDBValue(enc, c, uint64(md))
+		if enc == values.EncodingPDBValue {
+			if _, err := values.ToExcess(v, uint64(md)); err != nil {
+				return fmt.Sprintf("value %d below or off the parity of the Manhattan distance %d", v, md)
+			}
+		}
+		switch {
+		case e == goal && v != 0:
+			return fmt.Sprintf("the goal placement holds value %d", v)
+		case e != goal && v == 0:
+			return "value 0, but the placement is not the goal's"
+		case v == 0:
+			return ""
+		}
+		least := ^uint64(0)
+		for _, m := range nbrs {
+			f := m &^ slide.PDBConnected
+			fv := values.PDBValue(enc, uint64(code(f)), uint64(t.pdb.EntryMD(f)))
+			least = min(least, fv)
+			if m&slide.PDBConnected != 0 && v > fv+1 {
+				return fmt.Sprintf("value %d, but a neighbour with the blank's cells in one region has %d", v, fv)
+			}
+		}
+		if least > v-1 {
+			return fmt.Sprintf("value %d, but no neighbour has less than %d", v, least)
+		}
+		return ""
+	}
+}

@@ -1,0 +1,13 @@
+// Package values defines how a table's per-slot values are encoded as the fixed-width codes
+// of a table file, once, for the writers (package build) and every reader (package tables):
+//
+//   - [EncodingRemoteness]: puzzles — moves to the nearest goal, "unreachable", "hole";
+//   - [EncodingPDBValue] and [EncodingPDBExcess]: pattern-database groups — a lower bound
+//     on the moves of the group's tiles, stored as itself or as the excess over the group's
+//     Manhattan distance;
+//   - [EncodingWDL]: two-player games — win, loss or draw for the side to move with the
+//     remoteness in plies of wins and losses.
+//
+// It also names what a lookup can answer ([Outcome]), so the CLI, the HTTP API and the Go
+// API speak of values the same way. It imports nothing of this project.
+package values
