@@ -3,6 +3,7 @@ package benchmarks
 import (
 	"bufio"
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -16,8 +17,22 @@ import (
 	"github.com/tablesmith/tablesmith/solver"
 )
 
-// KorfFile is where Korf's 100 instances live, relative to the repository root.
-const KorfFile = "../shared/data/korf100.txt"
+// Korf100 is the text of Korf's 100 random 15-puzzle instances (R. E. Korf,
+// Depth-first iterative-deepening, Artificial Intelligence 27 (1985), Table 1) with
+// their optimal solution lengths, shipped inside the binary so that the tests and
+// `tablesmith bench korf` need no file from outside the repository.
+//
+//go:embed data/korf100.txt
+var Korf100 string
+
+// Korf returns the 100 instances of Korf100.
+func Korf() []KorfInstance {
+	inst, err := ParseKorf(strings.NewReader(Korf100))
+	if err != nil {
+		panic(err) // the embedded file is checked by the tests
+	}
+	return inst
+}
 
 // KorfInstance is one line of the instance file: a 15-puzzle board (blank-first goal)
 // and its listed optimal solution length.

@@ -3,25 +3,18 @@ package benchmarks
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/solver"
-	"github.com/tablesmith/tablesmith/tables"
 )
 
-// korfPath is the instance file seen from this package's directory.
-var korfPath = filepath.Join("..", KorfFile)
-
+// readKorf parses the embedded instances (never skipped: the data is in the repository).
 func readKorf(t testing.TB) []KorfInstance {
 	t.Helper()
-	all, err := ReadKorf(korfPath)
-	if os.IsNotExist(err) {
-		t.Skipf("%s not found", korfPath)
-	}
+	all, err := ParseKorf(strings.NewReader(Korf100))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,12 +74,9 @@ func TestParseKorfErrors(t *testing.T) {
 }
 
 func FuzzParseKorf(f *testing.F) {
-	if b, err := os.ReadFile(korfPath); err == nil {
-		f.Add(string(b))
-		lines := strings.Split(string(b), "\n")
-		for _, l := range lines[:8] {
-			f.Add(l)
-		}
+	f.Add(Korf100)
+	for _, l := range strings.Split(Korf100, "\n")[:8] {
+		f.Add(l)
 	}
 	f.Add("1 57 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\n2 0 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15")
 	f.Add("# x\n\t1\t2\n")
@@ -178,36 +168,6 @@ func TestKorfPDB(t *testing.T) {
 		tot := KorfTotal(rows)
 		t.Logf("%d instances, %d generated nodes, %.2f s", len(rows), tot.Generated, tot.Seconds)
 	}
-}
-
-// TestKorfPDBFiles solves all 100 instances with IDA* on the pattern-database set in
-// $TABLESMITH_KORF_PDB (for example the 7-8 split, blank-first goal) with reflection;
-// skipped when the variable is unset.
-func TestKorfPDBFiles(t *testing.T) {
-	dir := os.Getenv("TABLESMITH_KORF_PDB")
-	if dir == "" {
-		t.Skip("set TABLESMITH_KORF_PDB to a 15-puzzle pattern-database directory")
-	}
-	set, err := tables.OpenPDBSet(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer set.Close()
-	h, err := solver.NewPDB(KorfGeometry(), slide.BlankFirst, set, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := RunKorf(context.Background(), readKorf(t), KorfOptions{Heuristic: h, Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range rows {
-		if !r.OK() {
-			t.Errorf("instance %d: length %d, optimal %d", r.ID, r.Length, r.Optimal)
-		}
-	}
-	tot := KorfTotal(rows)
-	t.Logf("%d instances: %d generated nodes (%d per instance), %.2f s in searches", len(rows), tot.Generated, tot.Generated/uint64(len(rows)), tot.Seconds)
 }
 
 func TestRunKorfRejects(t *testing.T) {

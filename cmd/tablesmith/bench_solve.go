@@ -30,7 +30,7 @@ const (
 func runBenchKorf(e *env, args []string) error {
 	fs := newFlags(e, "bench korf", korfArgs)
 	sf := addSearchFlags(fs, "idastar")
-	file := fs.String("file", benchmarks.KorfFile, "the instance file")
+	file := fs.String("file", "", "an instance file in Korf's format (default: Korf's 100, built in)")
 	first := fs.Int("first", 0, "solve only the first N instances (0: all)")
 	ids := fs.String("ids", "", "solve only these instances (comma-separated ids)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "instances solved at once")
@@ -45,9 +45,11 @@ func runBenchKorf(e *env, args []string) error {
 	if *first < 0 || *workers < 1 {
 		return fmt.Errorf("%w: --first must be ≥ 0 and --workers ≥ 1", errUsage)
 	}
-	all, err := benchmarks.ReadKorf(*file)
-	if err != nil {
-		return err
+	all := benchmarks.Korf()
+	if *file != "" {
+		if all, err = benchmarks.ReadKorf(*file); err != nil {
+			return err
+		}
 	}
 	inst := all
 	if *ids != "" {

@@ -175,19 +175,13 @@ func TestSolvePDB(t *testing.T) {
 	}
 }
 
-// korfTestFile is the instance file seen from this package's directory.
-var korfTestFile = filepath.Join("..", "..", "..", "shared", "data", "korf100.txt")
-
 func TestBenchKorfQuick(t *testing.T) {
 	t.Parallel()
-	if _, err := os.Stat(korfTestFile); err != nil {
-		t.Skip(err)
-	}
-	code, out, stderr := runFunc(t, runBenchKorf, "", "--file", korfTestFile, "--ids", "12,79", "--workers", "2")
+	code, out, stderr := runFunc(t, runBenchKorf, "", "--ids", "12,79", "--workers", "2")
 	if code != exitOK || !strings.Contains(out, "every length equals the listed optimum") || !strings.Contains(out, "  79     42      42") {
 		t.Fatalf("exit %d: %s %s", code, out, stderr)
 	}
-	code, out, _ = runFunc(t, runBenchKorf, "", "--file", korfTestFile, "--ids", "12", "--json", "--algo", "astar")
+	code, out, _ = runFunc(t, runBenchKorf, "", "--ids", "12", "--json", "--algo", "astar")
 	var doc struct {
 		Instances []map[string]any `json:"instances"`
 		Total     map[string]any   `json:"total"`
@@ -208,7 +202,7 @@ func TestBenchKorfQuick(t *testing.T) {
 		t.Fatalf("wrong optimum: exit %d: %s %s", code, out, stderr)
 	}
 	for _, args := range [][]string{{"--ids", "x"}, {"--ids", "101"}, {"--first", "-1"}, {"extra"}, {"--heuristic", "pdb"}} {
-		if code, _, stderr := runFunc(t, runBenchKorf, "", append([]string{"--file", korfTestFile}, args...)...); code != exitUsage {
+		if code, _, stderr := runFunc(t, runBenchKorf, "", args...); code != exitUsage {
 			t.Errorf("%q: exit %d (%s), want 2", args, code, stderr)
 		}
 	}
