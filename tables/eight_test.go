@@ -10,6 +10,7 @@ import (
 	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/index"
 	"github.com/tablesmith/tablesmith/tables"
@@ -167,4 +168,14 @@ func TestLookupErrors(t *testing.T) {
 	if err != nil || !slices.Equal(best, []string{"123456780"}) {
 		t.Fatalf("best moves: %v, %v", best, err)
 	}
+}
+
+// mustInstance recreates an instance from the registry as table metadata names it.
+func mustInstance(t *testing.T, game, params, index string) *games.Instance {
+	t.Helper()
+	in, err := games.Open(game, []byte(params), index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
 }
