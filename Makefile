@@ -7,9 +7,11 @@ BIN     := bin/tablesmith
 DATA    := data
 WORKERS ?= 2
 # Packages with concurrent code, tested again under the race detector.
-RACE_PKGS := ./builder/ ./format/ ./tables/ ./cmd/tablesmith/ ./solver/ ./benchmarks/
+RACE_PKGS := ./builder/ ./build/ ./format/ ./tables/ ./cmd/tablesmith/ ./solver/ ./benchmarks/
+# Each fuzz target's run in `make fuzz-short` (CI) and `make fuzz`.
+FUZZTIME ?= 10s
 
-.PHONY: all build tables test test-long bench bench-korf bench-big fuzz vet fmt clean
+.PHONY: all build tables test test-long bench bench-korf bench-big fuzz fuzz-short vet fmt clean
 
 all: build
 
@@ -30,7 +32,7 @@ tables: build
 
 test:
 	$(GO) test -count=1 ./...
-	$(GO) test -count=1 -short -race $(RACE_PKGS)
+	$(GO) test -count=1 -short -race -cpu 1,2 $(RACE_PKGS)
 
 # Long checks (large Hanoi instances, random 20-disk states): build tag `long`.
 test-long:
@@ -68,12 +70,17 @@ bench-big: build
 	$(BIN) bench hanoi --pegs 4 --disks 13 --workers $(WORKERS) | tee bench/hanoi-4x13.txt
 	$(BIN) bench hanoi --pegs 3 --disks 16 --workers $(WORKERS) | tee bench/hanoi-3x16.txt
 
-# A short run of every fuzz target.
+# Every fuzz target in the tree, found by name, FUZZTIME each (CI: 10s; `make fuzz`: 60s).
+fuzz-short:
+	@set -e; for f in $$(grep -rl --include='*_test.go' '^func Fuzz' .); do \
+	  for t in $$(grep -o '^func Fuzz[A-Za-z0-9_]*' $$f | cut -c6-); do \
+	    echo "== fuzz $$t in $$(dirname $$f) for $(FUZZTIME)"; \
+	    $(GO) test -run '^$$$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) $$(dirname $$f); \
+	  done; \
+	done
+
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParseKorf -fuzztime 30s ./benchmarks/
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./games/slide/
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./games/hanoi/
-	$(GO) test -run '^$$' -fuzz FuzzOpen  -fuzztime 60s ./format/
+	$(MAKE) fuzz-short FUZZTIME=60s
 
 vet:
 	$(GO) vet ./...
