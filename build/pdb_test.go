@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/tables"
@@ -560,4 +561,58 @@ func groupFile(t testing.TB, dir string, gi int) string {
 		t.Fatal(err)
 	}
 	return filepath.Join(dir, m.Groups[gi].File)
+}
+
+// TestPDBRebuildKeepsOldSet: a rebuild into a directory holding a valid set leaves that
+// set whole and usable until the new one is complete — whether the rebuild fails half-way
+// or succeeds — and a successful one removes the files no manifest names any more.
+func TestPDBRebuildKeepsOldSet(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	old := PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}}
+	pdbBuildSet(t, dir, old)
+	probe := func() []int {
+		s, err := tables.OpenSet(dir)
+		if err != nil {
+			t.Fatalf("the set is not usable: %v", err)
+		}
+		defer s.Close()
+		var out []int
+		for _, st := range []string{"867254301", "123456780", "087654321"} {
+			a, err := s.Lookup(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, a.Remoteness)
+		}
+		return out
+	}
+	before := probe()
+	for _, groups := range [][][]uint8{{{1, 2, 3}, {4, 5, 6, 7, 8}}, {{1, 2, 3, 4}, {5, 6, 7, 8}}} {
+		// Fail in the second group: the first group's new file is written, the manifest not.
+		ctx, cancel := context.WithCancel(context.Background())
+		opt := PDBOptions{Workers: 2, Search: func(g int, p builder.Progress) {
+			if g == 1 {
+				cancel()
+			}
+		}}
+		_, err := PDBSet(ctx, dir, PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: groups}}, opt)
+		cancel()
+		if err == nil {
+			t.Fatal("the rebuild was not interrupted")
+		}
+		if got := probe(); !slices.Equal(got, before) {
+			t.Fatalf("after a failed rebuild into %v the old set answers %v, before %v", groups, got, before)
+		}
+	}
+	m := pdbBuildSet(t, dir, PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3}, {4, 5, 6, 7, 8}}}})
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if len(names) != 3 || !slices.Contains(names, m.Groups[0].File) || !slices.Contains(names, m.Groups[1].File) {
+		t.Fatalf("after the rebuild the directory holds %v", names)
+	}
+	probe()
 }

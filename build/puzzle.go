@@ -79,7 +79,7 @@ func Puzzle(ctx context.Context, in *games.Instance, out string, opt PuzzleOptio
 	}
 	defer closeLog()
 	if opt.Resume {
-		cp, l, err := builder.ResumeLevelLog(ckptPath, in.Key())
+		cp, l, err := builder.ResumeLevelLog(ckptPath, in.Key(), sp)
 		switch {
 		case err == nil:
 			bopt.Resume, log = cp, l

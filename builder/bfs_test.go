@@ -197,10 +197,10 @@ func TestBFSResumeFromLevelLog(t *testing.T) {
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	f.Write([]byte{9, 0, 0, 0, 0, 7, 7})
 	f.Close()
-	if _, _, err := ResumeLevelLog(path, "another build"); !errors.Is(err, ErrCheckpoint) {
+	if _, _, err := ResumeLevelLog(path, "another build", sp); !errors.Is(err, ErrCheckpoint) {
 		t.Fatalf("a log of another build must be refused, got %v", err)
 	}
-	cp, log, err := ResumeLevelLog(path, key)
+	cp, log, err := ResumeLevelLog(path, key, sp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestBFSResumeFromLevelLog(t *testing.T) {
 	log.Close()
 	checkAgainstOracle(t, sp, res)
 	// The finished log replays to the whole search.
-	cp, log, err = ResumeLevelLog(path, key)
+	cp, log, err = ResumeLevelLog(path, key, sp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func TestLevelLogDamage(t *testing.T) {
 		damaged := slices.Clone(raw)
 		damaged[i] ^= 0x10
 		mustWrite(t, path, damaged)
-		cp, log, err := ResumeLevelLog(path, "k")
+		cp, log, err := ResumeLevelLog(path, "k", sp)
 		if err != nil {
 			if !errors.Is(err, ErrCheckpoint) {
 				t.Fatalf("flip at byte %d: %v is not ErrCheckpoint", i, err)
@@ -259,7 +259,7 @@ func TestLevelLogDamage(t *testing.T) {
 	}
 	for _, n := range []int{0, 5, 12, 30} {
 		mustWrite(t, path, raw[:n])
-		if _, _, err := ResumeLevelLog(path, "k"); !errors.Is(err, ErrCheckpoint) {
+		if _, _, err := ResumeLevelLog(path, "k", sp); !errors.Is(err, ErrCheckpoint) {
 			t.Fatalf("truncated to %d bytes: got %v, want ErrCheckpoint", n, err)
 		}
 	}

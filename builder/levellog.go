@@ -141,16 +141,26 @@ func (l *LevelLog) Close() error {
 	return err
 }
 
-// ResumeLevelLog replays the log at path into a checkpoint for a build tagged key, cuts
-// off a trailing partial or damaged record, and returns the log ready to append the next
-// level. It fails with ErrCheckpoint when the file is not a log of this build or holds no
-// whole level.
-func ResumeLevelLog(path, key string) (*Checkpoint, *LevelLog, error) {
+// ResumeLevelLog replays the log at path into a checkpoint for the build tagged key over
+// sp, cuts off a trailing partial or damaged record, and returns the log ready to append
+// the next level. It fails with ErrCheckpoint when the file is not a log of this build:
+// another key, a slot count or value width other than sp's (checked before anything is
+// allocated), no whole level, or levels that are not a breadth-first search of sp (a
+// sample of every level is checked against sp's moves, so a log whose key was forged
+// is refused too).
+func ResumeLevelLog(path, key string, sp Space) (*Checkpoint, *LevelLog, error) {
+	width, err := WidthFor(sp.DepthBound())
+	if err != nil {
+		return nil, nil, err
+	}
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return nil, nil, fmt.Errorf("builder: checkpoint: %w", err)
 	}
-	cp, end, err := replay(f, path, key)
+	cp, end, err := replay(f, path, key, sp.Slots(), width)
+	if err == nil {
+		err = checkLevels(sp, cp, path)
+	}
 	if err == nil {
 		err = f.Truncate(end)
 	}
@@ -167,7 +177,7 @@ func ResumeLevelLog(path, key string) (*Checkpoint, *LevelLog, error) {
 
 // replay reads the header and the whole records, and returns the checkpoint and the
 // offset just past the last whole record.
-func replay(f *os.File, path, key string) (*Checkpoint, int64, error) {
+func replay(f *os.File, path, key string, wantSlots uint64, wantWidth int) (*Checkpoint, int64, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, 0, fmt.Errorf("builder: checkpoint: %w", err)
@@ -197,6 +207,10 @@ func replay(f *os.File, path, key string) (*Checkpoint, int64, error) {
 	}
 	width := int(binary.LittleEndian.Uint32(rest[klen:]))
 	slots := binary.LittleEndian.Uint64(rest[klen+4:])
+	if slots != wantSlots || width != wantWidth {
+		return nil, 0, bad("made for %d slots of %d-byte values, this build has %d slots of %d-byte values "+
+			"(remove %s, or build without --resume)", slots, width, wantSlots, wantWidth, path)
+	}
 	values, err := NewValues(slots, width)
 	if err != nil {
 		return nil, 0, bad("%v", err)

@@ -10,8 +10,10 @@ import (
 )
 
 // maxStateLine bounds one line of states read from stdin: a longer line is answered with
-// an error of its own and skipped, so that one bad line never stops the stream.
-const maxStateLine = 1 << 20
+// an error of its own and skipped, so that one bad line never stops the stream. The
+// longest notation (a 5×5 board with separators) is under 100 bytes; the bound keeps a
+// runaway line from costing memory.
+const maxStateLine = 4 << 10
 
 // forEachState calls answer for every state: each argument, or when there are none each
 // non-empty line of stdin. tooLong is called instead for a line over maxStateLine with

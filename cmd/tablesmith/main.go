@@ -112,11 +112,22 @@ func newFlags(e *env, name, args string) *flag.FlagSet {
 
 // parseInterspersed parses flags that may come before, between or after the positional
 // arguments (`tablesmith query data/x.tsm --json`), and returns the positionals.
+//
+// On a bad flag the flag package's own message and usage are held back: the caller prints
+// the error and one usage line, so the usage is not printed twice. -h prints the full
+// usage with every flag.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
+	out := fs.Output()
+	usage := fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	defer func() { fs.SetOutput(out); fs.Usage = usage }()
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(out)
+				usage()
 				return nil, err
 			}
 			return nil, fmt.Errorf("%w: %v", errUsage, err)

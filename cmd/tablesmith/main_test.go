@@ -148,9 +148,15 @@ func TestUsageErrors(t *testing.T) {
 		{"build", "eight", "--bogus", "-o", "x"}, {"build", "eight", "--rows", "4", "-o", "x"},
 		{"build", "hanoi", "--disks", "3", "--goal", "blank-first", "-o", "x"}, {"build", "eight", "--workers", "0", "-o", "x"},
 		{"bench", "hanoi", "--workers", "-3"}, {"bench", "hanoi", "--pegs", "9"}, {"bench", "nine"},
+		{"solve", "--timeout", "-1s", "123456780"}, {"verify", "--workers", "0", "x"},
 	} {
-		if code, _, _ := runCmd(t, "", args...); code != exitUsage {
+		code, _, stderr := runCmd(t, "", args...)
+		if code != exitUsage {
 			t.Errorf("%q: exit %d, want 2", args, code)
+		}
+		// One usage line, not the flag package's usage and ours.
+		if n := strings.Count(stderr, "usage:"); len(args) > 1 && n > 2 || strings.Count(stderr, "\n  -") > 0 {
+			t.Errorf("%q: usage printed more than once:\n%s", args, stderr)
 		}
 	}
 	if code, _, stderr := runCmd(t, "", "info", filepath.Join(t.TempDir(), "missing.tsm")); code != exitFail || stderr == "" {

@@ -129,6 +129,9 @@ func runSolve(e *env, args []string) error {
 	if (*rows == 0) != (*cols == 0) {
 		return fmt.Errorf("%w: give both --rows and --cols, or neither", errUsage)
 	}
+	if *timeout < 0 {
+		return fmt.Errorf("%w: --timeout %v is negative (0 means no timeout)", errUsage, *timeout)
+	}
 	algo, set, closeSet, err := sf.setup()
 	if err != nil {
 		return err

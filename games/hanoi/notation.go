@@ -3,6 +3,8 @@ package hanoi
 import (
 	"errors"
 	"fmt"
+
+	"github.com/tablesmith/tablesmith/internal/notation"
 )
 
 // Limits of the game.
@@ -52,21 +54,21 @@ func Parse(s string, pegs, disks int) ([]uint8, error) {
 			}
 			count++
 		default:
-			return nil, fmt.Errorf("%w %q: unexpected %q at position %d (want peg digits 0-%d, one per disk, smallest disk first)",
-				ErrState, s, r, pos, pegs-1)
+			return nil, fmt.Errorf("%w %s: unexpected %q at position %d (want peg digits 0-%d, one per disk, smallest disk first)",
+				ErrState, notation.Quote(s), r, pos, pegs-1)
 		}
 	}
 	if count == 0 {
-		return nil, fmt.Errorf("%w %q: empty (want %d peg digits 0-%d, one per disk, smallest disk first)",
-			ErrState, s, disks, pegs-1)
+		return nil, fmt.Errorf("%w %s: empty (want %d peg digits 0-%d, one per disk, smallest disk first)",
+			ErrState, notation.Quote(s), disks, pegs-1)
 	}
 	if count != disks {
-		return nil, fmt.Errorf("%w %q: got %d peg digits, want %d (one per disk)", ErrState, s, count, disks)
+		return nil, fmt.Errorf("%w %s: got %d peg digits, want %d (one per disk)", ErrState, notation.Quote(s), count, disks)
 	}
 	for i, p := range state {
 		if int(p) >= pegs {
-			return nil, fmt.Errorf("%w %q: disk %d is on peg %d, but there are only %d pegs (0-%d)",
-				ErrState, s, i+1, p, pegs, pegs-1)
+			return nil, fmt.Errorf("%w %s: disk %d is on peg %d, but there are only %d pegs (0-%d)",
+				ErrState, notation.Quote(s), i+1, p, pegs, pegs-1)
 		}
 	}
 	return state, nil

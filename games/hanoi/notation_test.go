@@ -221,3 +221,14 @@ func TestDomainMethods(t *testing.T) {
 		t.Error("Slot accepted a bad state")
 	}
 }
+
+// TestParseErrorCutsLongInput: an error repeats at most 80 bytes of a runaway line, once.
+func TestParseErrorCutsLongInput(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{strings.Repeat("0", 1<<20), strings.Repeat("x", 1<<20), strings.Repeat("9", 1<<20)} {
+		_, err := Parse(in, 3, 4)
+		if err == nil || len(err.Error()) > 300 {
+			t.Errorf("error of %d bytes: %.100v", len(err.Error()), err)
+		}
+	}
+}

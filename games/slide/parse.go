@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tablesmith/tablesmith/internal/notation"
 )
 
 // maxCompactCells is the largest board whose tiles are all single digits
@@ -33,7 +35,7 @@ const maxCompactCells = 10
 func (g *Geometry) Parse(s string) ([]uint8, error) {
 	board, err := g.parse(s)
 	if err != nil {
-		return nil, fmt.Errorf("slide: parse %s: %w", quoteShort(s), err)
+		return nil, fmt.Errorf("slide: parse %s: %w", notation.Quote(s), err)
 	}
 	return board, nil
 }
@@ -201,18 +203,4 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
-}
-
-// quoteShort quotes s for an error message, cut to a readable length so that a
-// runaway line does not flood the output.
-func quoteShort(s string) string {
-	const max = 80
-	if len(s) <= max {
-		return strconv.Quote(s)
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + "…"
 }
