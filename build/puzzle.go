@@ -49,7 +49,8 @@ type puzzleSpace interface{ builder.Space }
 // Puzzle builds the remoteness table of a puzzle instance into out: a breadth-first search
 // from the goals (resuming from out.ckpt if asked and present; logging every completed
 // level there when checkpointing), then the table written under a temporary name and
-// renamed into place. The checkpoint is removed once the table is in place.
+// renamed into place. The checkpoint (and any stale one of the same output) is removed
+// once the table is in place.
 func Puzzle(ctx context.Context, in *games.Instance, out string, opt PuzzleOptions) (*PuzzleResult, error) {
 	sp, ok := in.Space.(puzzleSpace)
 	if !ok || in.Game.Kind() != games.KindPuzzle {
@@ -119,8 +120,10 @@ func Puzzle(ctx context.Context, in *games.Instance, out string, opt PuzzleOptio
 	if err != nil {
 		return nil, err
 	}
-	if log != nil {
-		closeLog()
+	closeLog()
+	// The table is whole: a checkpoint of this output, ours or one a killed build left
+	// behind, can only mislead a later --resume.
+	if st, err := os.Lstat(ckptPath); err == nil && st.Mode().IsRegular() {
 		os.Remove(ckptPath)
 	}
 	r := &PuzzleResult{Meta: meta, SearchSeconds: res.Elapsed.Seconds(), WriteSeconds: time.Since(writeStart).Seconds()}

@@ -148,3 +148,18 @@ func readCodes(t *testing.T, path string) []uint32 {
 	}
 	return codes
 }
+
+// TestStaleCheckpointRemoved: a build without --resume that completes removes the
+// checkpoint a killed build of the same output left behind.
+func TestStaleCheckpointRemoved(t *testing.T) {
+	t.Parallel()
+	in := instance(t, "slide", `{"rows":2,"cols":5,"goal":"blank-last"}`, "lex-half")
+	out := filepath.Join(t.TempDir(), "t.tsm")
+	interruptedBuild(t, in, out)
+	if _, err := Puzzle(context.Background(), in, out, PuzzleOptions{Workers: 2, Checkpoint: CheckpointNever}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(out + ".ckpt"); !os.IsNotExist(err) {
+		t.Fatalf("stale checkpoint kept: %v", err)
+	}
+}

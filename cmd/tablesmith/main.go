@@ -53,6 +53,19 @@ func main() {
 
 func run(e *env, args []string) int {
 	e.args = args
+	// Every write to stdout goes through out, which remembers the first failure (a full
+	// disk, /dev/full, a closed pipe): a command whose output was lost does not exit 0.
+	out := &errWriter{w: e.stdout}
+	e.stdout = out
+	code := dispatch(e, args)
+	if out.err != nil && code == exitOK || out.err != nil && code == exitFail {
+		fmt.Fprintf(e.stderr, "tablesmith: writing to standard output: %v\n", out.err)
+		return exitFail
+	}
+	return code
+}
+
+func dispatch(e *env, args []string) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(e.stderr)
 		if len(args) == 0 {

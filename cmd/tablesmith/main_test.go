@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -161,5 +163,58 @@ func TestUsageErrors(t *testing.T) {
 	}
 	if code, _, stderr := runCmd(t, "", "info", filepath.Join(t.TempDir(), "missing.tsm")); code != exitFail || stderr == "" {
 		t.Errorf("missing file: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// failWriter fails every write, as /dev/full or a full disk does.
+type failWriter struct{}
+
+func (failWriter) Write(p []byte) (int, error) { return 0, syscall.ENOSPC }
+
+// TestStdoutWriteErrors: a command whose output cannot be written exits non-zero and says
+// so, whatever the command.
+func TestStdoutWriteErrors(t *testing.T) {
+	t.Parallel()
+	table := eightTable(t)
+	for _, args := range [][]string{
+		{"query", table, "123456780"},
+		{"query", "--json", table, "123456780"},
+		{"info", table},
+		{"info", "--json", table},
+		{"verify", table},
+		{"solve", "123456780"},
+		{"build", "eight", "-o", filepath.Join(t.TempDir(), "x.tsm")},
+	} {
+		var errb bytes.Buffer
+		e := &env{stdin: strings.NewReader(""), stdout: failWriter{}, stderr: &errb}
+		if code := run(e, args); code != exitFail || !strings.Contains(errb.String(), "standard output") {
+			t.Errorf("%q: exit %d, stderr %q", args, code, errb.String())
+		}
+	}
+}
+
+// TestDevFull runs the real binary with stdout on /dev/full.
+func TestDevFull(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full on this system")
+	}
+	bin := filepath.Join(t.TempDir(), "tablesmith")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer full.Close()
+	cmd := exec.Command(bin, "query", eightTable(t))
+	cmd.Stdin = strings.NewReader(strings.Repeat("123456780\n867254301\n", 20000))
+	cmd.Stdout = full
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	err = cmd.Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitFail || !strings.Contains(errb.String(), "no space left") {
+		t.Fatalf("query > /dev/full: %v, stderr %q", err, errb.String())
 	}
 }
