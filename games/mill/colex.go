@@ -48,32 +48,60 @@ func colexRank(mask uint32) uint32 {
 
 // colexFree returns the colex rank of set among the subsets of the points not in taken
 // with as many stones, the free points being numbered 0, 1, … upwards; set and taken are
-// disjoint.
-func colexFree(set, taken uint32) uint64 {
-	var r uint64
-	for k := 1; set != 0; k++ {
-		q := bits.TrailingZeros32(set)
-		set &= set - 1
-		p := q - bits.OnesCount32(taken&(1<<q-1))
-		r += binom[p][k]
-	}
-	return r
-}
+// disjoint and set has at most MaxStones stones.
+func colexFree(set, taken uint32) uint64 { return uint64(colexRank(pext(set, ^taken))) }
 
 // colexUnrankFree is the inverse of colexFree: the k-subset of the points not in taken
 // whose colex rank is r.
 func colexUnrankFree(r uint64, k int, taken uint32) uint32 {
-	free := ^taken & Full
-	p := bits.OnesCount32(free) - 1
+	p := Points - bits.OnesCount32(taken) - 1
 	var set uint32
-	for ; k > 0; p-- {
-		top := uint32(1) << (31 - bits.LeadingZeros32(free))
-		free &^= top
-		if c := binom[p][k]; c <= r {
-			r -= c
-			set |= top
-			k--
+	for ; k > 0; k-- {
+		for binom[p][k] > r {
+			p--
+		}
+		r -= binom[p][k]
+		set |= 1 << p
+		p--
+	}
+	return pdep(set, ^taken&Full)
+}
+
+// pextByte[f][x] packs the bits of x at the set bits of f to the bottom; pdepByte[f][x]
+// spreads the low bits of x onto the set bits of f.
+var pextByte, pdepByte [256][256]uint8
+
+func init() {
+	for f := range 256 {
+		for x := range 256 {
+			var e, d uint8
+			k := 0
+			for j := range 8 {
+				if f>>j&1 != 0 {
+					e |= uint8(x>>j&1) << k
+					d |= uint8(x>>k&1) << j
+					k++
+				}
+			}
+			pextByte[f][x], pdepByte[f][x] = e, d
 		}
 	}
-	return set
+}
+
+// pext packs the bits of x at the set bits of the 24-bit mask f to the bottom.
+func pext(x, f uint32) uint32 {
+	f0, f1, f2 := uint8(f), uint8(f>>8), uint8(f>>16)
+	c0 := bits.OnesCount8(f0)
+	c1 := c0 + bits.OnesCount8(f1)
+	return uint32(pextByte[f0][uint8(x)]) | uint32(pextByte[f1][uint8(x>>8)])<<c0 |
+		uint32(pextByte[f2][uint8(x>>16)])<<c1
+}
+
+// pdep spreads the low bits of x onto the set bits of the 24-bit mask f.
+func pdep(x, f uint32) uint32 {
+	f0, f1, f2 := uint8(f), uint8(f>>8), uint8(f>>16)
+	c0 := bits.OnesCount8(f0)
+	c1 := c0 + bits.OnesCount8(f1)
+	return uint32(pdepByte[f0][uint8(x)]) | uint32(pdepByte[f1][uint8(x>>c0)])<<8 |
+		uint32(pdepByte[f2][uint8(x>>c1)])<<16
 }

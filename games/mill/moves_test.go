@@ -68,7 +68,7 @@ func TestSuccessorsExamples(t *testing.T) {
 				if s.Opp != own&^s.Move.From.Bit()|s.Move.To.Bit() {
 					t.Errorf("%v: mover's stones %x", s.Move, s.Opp)
 				}
-				if wantOwn := opp &^ (bit(int(s.Move.Remove) + 1) * b2u(s.Move.Capture())); s.Own != wantOwn {
+				if wantOwn := opp &^ (bit(int(s.Move.Remove)+1) * b2u(s.Move.Capture())); s.Own != wantOwn {
 					t.Errorf("%v: new side to move has %x, want %x", s.Move, s.Own, wantOwn)
 				}
 			}
