@@ -31,31 +31,22 @@ func forBenchSectors(b *testing.B, f func(b *testing.B, s *mill.Sector, own, opp
 	}
 }
 
-func BenchmarkSuccessors(b *testing.B) {
-	forBenchSectors(b, func(b *testing.B, _ *mill.Sector, own, opp []uint32, _ []uint64) {
-		buf := make([]mill.Succ, 0, 1024)
-		n := 0
-		for b.Loop() {
-			for i := range own {
-				buf = mill.Successors(buf[:0], own[i], opp[i])
-				n += len(buf)
-			}
-		}
-		b.ReportMetric(float64(n)/float64(b.N*len(own)), "succ/pos")
-	})
-}
+func BenchmarkSuccessors(b *testing.B) { benchMoves(b, mill.Successors, "succ/pos") }
 
-func BenchmarkPredecessors(b *testing.B) {
+func BenchmarkPredecessors(b *testing.B) { benchMoves(b, mill.Predecessors, "pred/pos") }
+
+// benchMoves times gen, Successors or Predecessors, appending into one reused buffer.
+func benchMoves[T any](b *testing.B, gen func([]T, uint32, uint32) []T, unit string) {
 	forBenchSectors(b, func(b *testing.B, _ *mill.Sector, own, opp []uint32, _ []uint64) {
-		buf := make([]mill.Pred, 0, 4096)
+		buf := make([]T, 0, 4096)
 		n := 0
 		for b.Loop() {
 			for i := range own {
-				buf = mill.Predecessors(buf[:0], own[i], opp[i])
+				buf = gen(buf[:0], own[i], opp[i])
 				n += len(buf)
 			}
 		}
-		b.ReportMetric(float64(n)/float64(b.N*len(own)), "pred/pos")
+		b.ReportMetric(float64(n)/float64(b.N*len(own)), unit)
 	})
 }
 
@@ -65,20 +56,6 @@ func BenchmarkCanonical(b *testing.B) {
 		for b.Loop() {
 			for i := range own {
 				o, p := s.Canonical(own[i], opp[i])
-				sink += o ^ p
-			}
-		}
-		_ = sink
-	})
-}
-
-// BenchmarkCanonicalNoTables times the package's Canonical, which tries all 16 images.
-func BenchmarkCanonicalNoTables(b *testing.B) {
-	forBenchSectors(b, func(b *testing.B, _ *mill.Sector, own, opp []uint32, _ []uint64) {
-		var sink uint32
-		for b.Loop() {
-			for i := range own {
-				o, p, _ := mill.Canonical(own[i], opp[i])
 				sink += o ^ p
 			}
 		}

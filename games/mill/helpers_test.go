@@ -158,3 +158,25 @@ func mustSector(t testing.TB, w, b int) *mill.Sector {
 }
 
 func pos(own, opp uint32) string { return mill.FromOwnOpp(own, opp, mill.White).String() }
+
+// pick returns n, or short with -short, or longN under the build tag long.
+func pick(short, n, longN int) int {
+	switch {
+	case long:
+		return longN
+	case testing.Short():
+		return short
+	}
+	return n
+}
+
+// eachSector runs f in a parallel subtest for each sector with w+b ≤ maxSum, with a
+// random source seeded by the sector.
+func eachSector(t *testing.T, maxSum int, f func(t *testing.T, sc sector, r *rand.Rand)) {
+	for _, sc := range sectors(maxSum) {
+		t.Run(sc.String(), func(t *testing.T) {
+			t.Parallel()
+			f(t, sc, rand.New(rand.NewPCG(uint64(sc.w), uint64(sc.b))))
+		})
+	}
+}

@@ -212,10 +212,7 @@ func predSteps(pred []mill.Pred) []step {
 // sides are crowded into mills so that the removal rule matters.
 func TestMovesAgainstOracle(t *testing.T) {
 	t.Parallel()
-	perSector := 12
-	if testing.Short() {
-		perSector = 3
-	}
+	perSector := pick(3, 12, 100)
 	r := rand.New(rand.NewPCG(4, 4))
 	for _, sc := range sectors(18) {
 		for i := range perSector {
@@ -255,27 +252,18 @@ func millRichPosition(r *rand.Rand, w, b int) (own, opp uint32) {
 // predecessors, with the same move.
 func TestDuality(t *testing.T) {
 	t.Parallel()
-	perSector := 200
-	if long {
-		perSector = 20000
-	} else if testing.Short() {
-		perSector = 40
-	}
-	for _, sc := range sectors(18) {
-		t.Run(sc.String(), func(t *testing.T) {
-			t.Parallel()
-			r := rand.New(rand.NewPCG(uint64(sc.w), uint64(sc.b)))
-			var succ []mill.Succ
-			var pred []mill.Pred
-			for i := range perSector {
-				own, opp := randomPosition(r, sc.w, sc.b)
-				if i%4 == 0 {
-					own, opp = millRichPosition(r, sc.w, sc.b)
-				}
-				checkDuality(t, own, opp, &succ, &pred)
+	perSector := pick(40, 200, 20000)
+	eachSector(t, 18, func(t *testing.T, sc sector, r *rand.Rand) {
+		var succ []mill.Succ
+		var pred []mill.Pred
+		for i := range perSector {
+			own, opp := randomPosition(r, sc.w, sc.b)
+			if i%4 == 0 {
+				own, opp = millRichPosition(r, sc.w, sc.b)
 			}
-		})
-	}
+			checkDuality(t, own, opp, &succ, &pred)
+		}
+	})
 }
 
 func checkDuality(t *testing.T, own, opp uint32, succBuf *[]mill.Succ, predBuf *[]mill.Pred) {

@@ -86,11 +86,7 @@ func TestClassCount(t *testing.T) {
 // slot per class) and logs slots per class.
 func TestSlotsAreClasses(t *testing.T) {
 	t.Parallel()
-	maxSum := 18
-	if testing.Short() {
-		maxSum = 13
-	}
-	for _, sc := range sectors(maxSum) {
+	for _, sc := range sectors(pick(13, 18, 18)) {
 		s := mustSector(t, sc.w, sc.b)
 		classes := burnside(sc.w, sc.b)
 		if w, b := s.Stones(); s.Slots() != classes || w != sc.w || b != sc.b {
@@ -152,63 +148,44 @@ func checkSlot(t *testing.T, s *mill.Sector, slot uint64) int {
 // lies in exactly one slot's class: all positions' images share their slot.
 func TestRankAllSlots(t *testing.T) {
 	t.Parallel()
-	maxSum := 8
-	if testing.Short() {
-		maxSum = 7
-	}
-	if long {
-		maxSum = 10
-	}
-	for _, sc := range sectors(maxSum) {
-		t.Run(sc.String(), func(t *testing.T) {
-			t.Parallel()
-			s := mustSector(t, sc.w, sc.b)
-			var positions uint64
-			for slot := range s.Slots() {
-				positions += uint64(checkSlot(t, s, slot))
-			}
-			want := new(big.Int).Binomial(24, int64(sc.w))
-			want.Mul(want, new(big.Int).Binomial(int64(24-sc.w), int64(sc.b)))
-			if positions != want.Uint64() {
-				t.Fatalf("sector %v: the classes of the slots hold %d positions, want %v", sc, positions, want)
-			}
-		})
-	}
+	eachSector(t, pick(7, 8, 10), func(t *testing.T, sc sector, _ *rand.Rand) {
+		s := mustSector(t, sc.w, sc.b)
+		var positions uint64
+		for slot := range s.Slots() {
+			positions += uint64(checkSlot(t, s, slot))
+		}
+		want := new(big.Int).Binomial(24, int64(sc.w))
+		want.Mul(want, new(big.Int).Binomial(int64(24-sc.w), int64(sc.b)))
+		if positions != want.Uint64() {
+			t.Fatalf("sector %v: the classes of the slots hold %d positions, want %v", sc, positions, want)
+		}
+	})
 }
 
 // TestRankRandom checks random slots and random positions of every sector.
 func TestRankRandom(t *testing.T) {
 	t.Parallel()
-	count := 2000
-	if long {
-		count = 200_000
-	} else if testing.Short() {
-		count = 200
-	}
-	for _, sc := range sectors(18) {
-		t.Run(sc.String(), func(t *testing.T) {
-			t.Parallel()
-			s := mustSector(t, sc.w, sc.b)
-			r := rand.New(rand.NewPCG(uint64(sc.w), uint64(sc.b)))
-			edges := []uint64{0, 1, s.Slots() - 1, s.Slots() / 2}
-			for i := range count {
-				slot := r.Uint64N(s.Slots())
-				if i < len(edges) {
-					slot = edges[i]
-				}
-				checkSlot(t, s, slot)
-				own, opp := randomPosition(r, sc.w, sc.b)
-				slot = s.Rank(own, opp)
-				if slot >= s.Slots() {
-					t.Fatalf("Rank(%s) = %d, beyond %d slots", pos(own, opp), slot, s.Slots())
-				}
-				co, cp := s.Unrank(slot)
-				if wo, wp := bruteCanonical(own, opp); co != wo || cp != wp {
-					t.Fatalf("Unrank(Rank(%s)) = %s, want its canonical form %s", pos(own, opp), pos(co, cp), pos(wo, wp))
-				}
+	count := pick(200, 2000, 200_000)
+	eachSector(t, 18, func(t *testing.T, sc sector, r *rand.Rand) {
+		s := mustSector(t, sc.w, sc.b)
+		edges := []uint64{0, 1, s.Slots() - 1, s.Slots() / 2}
+		for i := range count {
+			slot := r.Uint64N(s.Slots())
+			if i < len(edges) {
+				slot = edges[i]
 			}
-		})
-	}
+			checkSlot(t, s, slot)
+			own, opp := randomPosition(r, sc.w, sc.b)
+			slot = s.Rank(own, opp)
+			if slot >= s.Slots() {
+				t.Fatalf("Rank(%s) = %d, beyond %d slots", pos(own, opp), slot, s.Slots())
+			}
+			co, cp := s.Unrank(slot)
+			if wo, wp := bruteCanonical(own, opp); co != wo || cp != wp {
+				t.Fatalf("Unrank(Rank(%s)) = %s, want its canonical form %s", pos(own, opp), pos(co, cp), pos(wo, wp))
+			}
+		}
+	})
 }
 
 // TestRankDoesNotAllocate checks the hot paths of a sector for allocations.
