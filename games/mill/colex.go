@@ -1,0 +1,107 @@
+package mill
+
+import "math/bits"
+
+// Colex ranks of point sets. The colex rank of a k-set {p_1 < … < p_k} of positions is
+// Σ_i C(p_i, i); it numbers the k-subsets of n positions 0..C(n, k)−1 in increasing order
+// of their masks read as integers.
+
+// binom[n][k] = C(n, k) for n, k ≤ 24.
+var binom [Points + 1][Points + 1]uint64
+
+// colexByte[i][x][c] is the part of the colex rank contributed by the bits of byte i of a
+// mask when the byte is x and c stones lie in the lower bytes (c ≤ MaxStones).
+var colexByte [3][256][MaxStones + 1]uint32
+
+func init() {
+	for n := range binom {
+		binom[n][0] = 1
+		for k := 1; k <= n; k++ {
+			binom[n][k] = binom[n-1][k-1] + binom[n-1][k]
+		}
+	}
+	for i := range 3 {
+		for x := range 256 {
+			for c := range MaxStones + 1 {
+				var sum uint64
+				k := c
+				for j := range 8 {
+					if x>>j&1 != 0 {
+						k++
+						sum += binom[8*i+j][k]
+					}
+				}
+				colexByte[i][x][c] = uint32(sum)
+			}
+		}
+	}
+}
+
+// colexRank returns the colex rank of mask among the masks of the 24 points with as many
+// stones; mask has at most MaxStones stones.
+func colexRank(mask uint32) uint32 {
+	x0, x1, x2 := uint8(mask), uint8(mask>>8), uint8(mask>>16)
+	c0 := bits.OnesCount8(x0)
+	c1 := c0 + bits.OnesCount8(x1)
+	return colexByte[0][x0][0] + colexByte[1][x1][c0] + colexByte[2][x2][c1]
+}
+
+// colexFree returns the colex rank of set among the subsets of the points not in taken
+// with as many stones, the free points being numbered 0, 1, … upwards; set and taken are
+// disjoint and set has at most MaxStones stones.
+func colexFree(set, taken uint32) uint64 { return uint64(colexRank(pext(set, ^taken))) }
+
+// colexUnrankFree is the inverse of colexFree: the k-subset of the points not in taken
+// whose colex rank is r.
+func colexUnrankFree(r uint64, k int, taken uint32) uint32 {
+	p := Points - bits.OnesCount32(taken) - 1
+	var set uint32
+	for ; k > 0; k-- {
+		for binom[p][k] > r {
+			p--
+		}
+		r -= binom[p][k]
+		set |= 1 << p
+		p--
+	}
+	return pdep(set, ^taken&Full)
+}
+
+// pextByte[f][x] packs the bits of x at the set bits of f to the bottom; pdepByte[f][x]
+// spreads the low bits of x onto the set bits of f.
+var pextByte, pdepByte [256][256]uint8
+
+func init() {
+	for f := range 256 {
+		for x := range 256 {
+			var e, d uint8
+			k := 0
+			for j := range 8 {
+				if f>>j&1 != 0 {
+					e |= uint8(x>>j&1) << k
+					d |= uint8(x>>k&1) << j
+					k++
+				}
+			}
+			pextByte[f][x], pdepByte[f][x] = e, d
+		}
+	}
+}
+
+// pext packs the bits of x at the set bits of the 24-bit mask f to the bottom.
+func pext(x, f uint32) uint32 {
+	f0, f1, f2 := uint8(f), uint8(f>>8), uint8(f>>16)
+	c0 := bits.OnesCount8(f0)
+	c1 := c0 + bits.OnesCount8(f1)
+	return uint32(pextByte[f0][uint8(x)]) | uint32(pextByte[f1][uint8(x>>8)])<<c0 |
+		uint32(pextByte[f2][uint8(x>>16)])<<c1
+}
+
+// pdep spreads the low bits of x onto the set bits of the 24-bit mask f.
+func pdep(x, f uint32) uint32 {
+	f0, f1, f2 := uint8(f), uint8(f>>8), uint8(f>>16)
+	c0 := bits.OnesCount8(f0)
+	c1 := c0 + bits.OnesCount8(f1)
+	return uint32(pdepByte[f0][uint8(x)]) | uint32(pdepByte[f1][uint8(x>>c0)])<<8 |
+		uint32(pdepByte[f2][uint8(x>>c1)])<<16
+}

@@ -1,0 +1,62 @@
+package mill
+
+// ClassCount returns the number of symmetry classes of the positions with w stones for
+// the side to move and b for the opponent (any w, b ≥ 0 with w+b ≤ 24; 0 otherwise), by
+// Burnside's lemma: the average over the 16 symmetries of the number of positions each
+// fixes. A symmetry fixes a position when each of its cycles on the points is all own,
+// all opponent or all empty, so it fixes the coefficient of x^w·y^b in
+// Π_cycles (1 + x^len + y^len) positions.
+func ClassCount(w, b int) uint64 {
+	if w < 0 || b < 0 || w+b > Points {
+		return 0
+	}
+	var sum uint64
+	for g := range Sym(NumSyms) {
+		// poly[i][j]: placements of i own and j opponent stones on the cycles so far.
+		var poly [Points + 1][Points + 1]uint64
+		poly[0][0] = 1
+		for _, l := range cycleLengths(g) {
+			for i := Points; i >= 0; i-- {
+				for j := Points - i; j >= 0; j-- {
+					if i >= l {
+						poly[i][j] += poly[i-l][j]
+					}
+					if j >= l {
+						poly[i][j] += poly[i][j-l]
+					}
+				}
+			}
+		}
+		sum += poly[w][b]
+	}
+	return sum / NumSyms
+}
+
+// cycleLengths returns the lengths of the cycles of g on the points.
+func cycleLengths(g Sym) []int {
+	var seen [Points]bool
+	var out []int
+	for p := range Point(Points) {
+		l := 0
+		for q := p; !seen[q]; q = g.Point(q) {
+			seen[q] = true
+			l++
+		}
+		if l > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TotalClassCount returns the number of symmetry classes of the moving phase: the sum of
+// ClassCount(w, b) over the 49 sectors 3 ≤ w, b ≤ 9.
+func TotalClassCount() uint64 {
+	var sum uint64
+	for w := MinStones; w <= MaxStones; w++ {
+		for b := MinStones; b <= MaxStones; b++ {
+			sum += ClassCount(w, b)
+		}
+	}
+	return sum
+}

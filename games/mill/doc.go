@@ -1,0 +1,82 @@
+// Package mill holds the rules of Nine Men's Morris (Mühle) in the moving phase (no
+// placement phase): the board and its mills, moves and un-moves, the notation, the 16
+// board symmetries, and per-sector class ranks that number the positions up to symmetry.
+// It imports nothing of the project.
+//
+// # Board
+//
+// The 24 points are numbered 1..24 as in DESIGN.md: the outer square 1–8 clockwise from
+// its top-left corner, the middle square 9–16 and the inner square 17–24 likewise:
+//
+//	1-----------2-----------3
+//	|   9-------10------11  |
+//	|   |   17--18--19  |   |
+//	8---16--24      20--12--4
+//	|   |   23--22--21  |   |
+//	|   15------14------13  |
+//	7-----------6-----------5
+//
+// In code a [Point] is 0..23 and point p (written p+1) is bit p of a uint32 mask, so each
+// square is one byte of the mask: outer byte 0, middle byte 1, inner byte 2; within a
+// byte, bit j runs clockwise from the top-left corner (even j corners, odd j midpoints).
+// Consecutive points of a square are adjacent (8 next to 1), and the cross lines 2-10-18,
+// 4-12-20, 6-14-22, 8-16-24 join the midpoints: 32 lines, [Adjacent]. The 16 mills,
+// [Mills], are the four sides of each square and the four cross lines; every point lies
+// on two ([MillsAt]). [InMill] and [MillStones] test masks against them.
+//
+// # Rules and normalisation
+//
+// A position is two disjoint masks: own, the stones of the side to move (w of them), and
+// opp, the opponent's (b); 3 ≤ w, b ≤ 9 in a sector. A move slides a stone to an adjacent
+// empty point, or flies it to any empty point when its side has exactly 3 stones. If the
+// moved stone closes a mill, the move also removes one opponent stone, chosen among those
+// in no mill of the opponent, or among all when all are in mills. (Two mills closed at
+// once would still remove one stone, but a slide or a flight with 3 stones cannot close
+// two in the moving phase.) A side with no legal move on its turn loses, and so
+// does a side left with 2 stones.
+//
+// [Successors] lists the moves of own, one per removable stone for a capture, each as
+// the position after it normalised to the new side to move: (opp minus the removed
+// stone, own after the move), sector (b, w) or (b−1, w). A capture from b = 3 gives a
+// successor whose side to move has 2 stones: terminal, lost for it. [Predecessors] lists
+// the un-moves: the opponent moved last from an empty point f to one of its stones t
+// (with the opponent's stone count deciding flying). If t is in no mill of opp the move
+// closed none and the predecessor is (opp with t back on f, own), sector (b, w); if t is
+// in a mill, the move captured a stone of own on an empty point c ≠ f, legally so in the
+// predecessor, which is (opp with t back on f, own plus c), sector (b, w+1), only when
+// w < 9. Both append to a caller's buffer and do not allocate.
+//
+// # Notation
+//
+// A position is written as 24 characters W, B or . for points 1..24, a space and the side
+// to move: "WWW.....BBB............. B" ([Parse], [Position.String]). A [Position] holds
+// the masks by colour; [Position.OwnOpp] and [FromOwnOpp] convert to and from the side
+// to move's view. A move is written "a-b", or "a-bxc" when it removes the stone on c
+// ([Move.String], [ParseMove]).
+//
+// # Symmetries
+//
+// The board has 16 symmetries ([Sym]): the 8 symmetries of the square (rotations by
+// quarter turns and reflections) times the swap of the inner and outer squares (points
+// 1–8 ↔ 17–24, the middle square in place). The square symmetries permute the bits within
+// each byte of a mask the same way and the swap exchanges bytes 0 and 2, so [Sym.Apply]
+// maps a mask with three lookups in a 256-entry table. The canonical member of a class
+// is the image with the smallest own mask as an integer and, among those, the smallest
+// opp mask ([Canonical]).
+//
+// # Class ranks
+//
+// A [Sector] (w, b) numbers the symmetry classes of its positions without holes: Slots
+// equals [ClassCount], the Burnside count (3-3 has 169,626 classes; the 49 sectors
+// 8,904,593,601, [TotalClassCount]). For each w a table over the C(24, w) own masks, by
+// colex rank, gives the mask's own class (the class of own patterns) and a symmetry g
+// mapping it to the class's canonical pattern. The canonical opp is the smallest image
+// of opp under the whole coset {h∘g : h fixes the canonical pattern}, not under g alone,
+// when the pattern has a non-trivial stabiliser. It is ranked in colex order among the
+// b-subsets of the 24−w free points. Own classes with a trivial stabiliser (most of them)
+// come first, C(24−w, b) slots each, so their slot is class·C(24−w, b) + colex rank. For
+// the others a bitmap over their placements marks the smallest placement of each orbit
+// of the stabiliser, and a rank/select directory over it gives the slot (Rank) and back
+// (Unrank). Tables are built on first use of a sector (well under a second) and shared;
+// the largest take about 5 MB for the own masks of w = 9 and 6 MB for a sector.
+package mill

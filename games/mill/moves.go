@@ -1,0 +1,73 @@
+package mill
+
+import (
+	"math/bits"
+	"strings"
+)
+
+// Move is a move of the side to move: a stone slides or flies from From to To and, when
+// it closes a mill, the opponent's stone on Remove is taken (Remove = NoPoint otherwise).
+type Move struct {
+	From, To, Remove Point
+}
+
+// Capture reports whether the move removes an opponent stone.
+func (m Move) Capture() bool { return m.Remove != NoPoint }
+
+// String writes the move as "a-b", or "a-bxc" for a capture, with 1-based points.
+func (m Move) String() string {
+	var sb strings.Builder
+	sb.WriteString(m.From.String())
+	sb.WriteByte('-')
+	sb.WriteString(m.To.String())
+	if m.Capture() {
+		sb.WriteByte('x')
+		sb.WriteString(m.Remove.String())
+	}
+	return sb.String()
+}
+
+// Succ is a successor of a position: the position after Move, normalised to the new side
+// to move (the old opponent): Own are the stones of the side now to move, Opp those of the
+// side that just moved. After a capture Own has one stone fewer; with 2 stones left
+// (bits.OnesCount32(Own) == 2) the successor is terminal: the side to move has lost.
+type Succ struct {
+	Own, Opp uint32
+	Move     Move
+}
+
+// removable returns the opponent stones a capture may take: those in no mill, or all of
+// them when every stone is in a mill.
+func removable(opp uint32) uint32 {
+	if r := opp &^ MillStones(opp); r != 0 {
+		return r
+	}
+	return opp
+}
+
+// Successors appends to dst the successors of the position in which the side to move has
+// the stones own and the opponent the stones opp, and returns the extended slice. It does
+// not allocate when dst has room. A capturing move gives one successor per stone it may
+// remove. No successors means the side to move is blocked and has lost.
+func Successors(dst []Succ, own, opp uint32) []Succ {
+	empty := ^(own | opp) & Full
+	victims := removable(opp)
+	count := bits.OnesCount32(own)
+	for fs := own; fs != 0; fs &= fs - 1 {
+		f := bits.TrailingZeros32(fs)
+		rest := own &^ (1 << f)
+		for ts := spread(f, empty, count); ts != 0; ts &= ts - 1 {
+			t := bits.TrailingZeros32(ts)
+			moved := rest | 1<<t
+			if !InMill(moved, Point(t)) {
+				dst = append(dst, Succ{Own: opp, Opp: moved, Move: Move{Point(f), Point(t), NoPoint}})
+				continue
+			}
+			for cs := victims; cs != 0; cs &= cs - 1 {
+				c := bits.TrailingZeros32(cs)
+				dst = append(dst, Succ{Own: opp &^ (1 << c), Opp: moved, Move: Move{Point(f), Point(t), Point(c)}})
+			}
+		}
+	}
+	return dst
+}
