@@ -11,12 +11,7 @@ func OpenRegular(path string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = notRegular(path, fi)
-	}
-	if err != nil {
-		f.Close()
+	if err := checkOpened(f, path); err != nil {
 		return nil, err
 	}
 	return f, nil

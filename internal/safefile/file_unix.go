@@ -32,14 +32,10 @@ func openRegular(path string, flag int) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = notRegular(path, fi)
+	if err := checkOpened(f, path); err != nil {
+		return nil, err
 	}
-	if err == nil {
-		err = control(f, func(fd int) error { return syscall.SetNonblock(fd, false) })
-	}
-	if err != nil {
+	if err := control(f, func(fd int) error { return syscall.SetNonblock(fd, false) }); err != nil {
 		f.Close()
 		return nil, err
 	}

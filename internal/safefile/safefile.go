@@ -18,7 +18,8 @@
 //     from the directory before it writes (RemoveStale). Only names of exactly
 //     the pattern above are ever removed. The pid in the name is for people:
 //     pids are reused and are not unique across hosts sharing a directory,
-//     the lock is what counts.
+//     the lock is what counts. Where there is no flock (neither the platform
+//     nor the file system offers it), no file is taken for stale.
 //   - OpenRegular opens a file for reading without blocking on a FIFO and
 //     refuses anything but a regular file.
 package safefile
@@ -61,6 +62,18 @@ func notRegular(path string, fi fs.FileInfo) error {
 		kind = "block device"
 	}
 	return fmt.Errorf("%s is a %s, %w", path, kind, ErrNotRegular)
+}
+
+// checkOpened closes f and returns an error if f is not a regular file.
+func checkOpened(f *os.File, path string) error {
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = notRegular(path, fi)
+	}
+	if err != nil {
+		f.Close()
+	}
+	return err
 }
 
 // CheckOutput reports an error unless path is absent or a regular file, that
@@ -247,8 +260,9 @@ func (t *File) Path() string { return t.path }
 
 // Commit makes the written data the file at the target path: it syncs the
 // temporary file, sets its permissions, checks again that the target is
-// not a non-regular file (one may have appeared meanwhile), renames the
-// temporary file over the target and syncs the directory. The lock is held
+// not a non-regular file (one may have appeared meanwhile; this narrows the
+// window, the rename cannot be made conditional), renames the temporary
+// file over the target and syncs the directory. The lock is held
 // until the rename is done. If Commit fails before the rename, the target
 // is untouched and the temporary file removed; an error after the rename
 // (closing the file, syncing the directory) means the new file is in place

@@ -1,10 +1,11 @@
-//go:build unix
+//go:build linux || darwin
 
 package safefile
 
 import (
 	"bufio"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -18,20 +19,15 @@ import (
 	"github.com/tablesmith/tablesmith/internal/safefile/safefiletest"
 )
 
-// tempFiles lists the names in dir that look like our temporary files.
-func tempFiles(t *testing.T, dir string) []string {
+// noTempFiles fails t if dir holds names that look like temporary files.
+func noTempFiles(t *testing.T, dir string) {
 	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
+	names := slices.DeleteFunc(safefiletest.DirNames(t, dir), func(name string) bool {
+		return !strings.HasPrefix(name, tempPrefix)
+	})
+	if len(names) > 0 {
+		t.Errorf("temporary files left: %q", names)
 	}
-	var names []string
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), tempPrefix) {
-			names = append(names, e.Name())
-		}
-	}
-	return names
 }
 
 // wantNotRegular fails unless err wraps ErrNotRegular and names path and kind.
@@ -57,9 +53,7 @@ func TestRefuseNonRegularOutput(t *testing.T) {
 		wantNotRegular(t, WriteFile(n.Path, []byte("table"), 0o644), n)
 		safefiletest.Unchanged(t, n)
 	}
-	if names := tempFiles(t, dir); len(names) > 0 {
-		t.Errorf("temporary files left: %q", names)
-	}
+	noTempFiles(t, dir)
 	for _, ok := range []string{filepath.Join(dir, "absent"), filepath.Join(dir, "target-regular")} {
 		if err := CheckOutput(ok); err != nil {
 			t.Errorf("CheckOutput(%s): %v", ok, err)
@@ -82,9 +76,7 @@ func TestWriteFile(t *testing.T) {
 			t.Fatalf("read %q, %v, %v, mode %v; want %q, mode %v", got, err, serr, fi.Mode(), data, perm)
 		}
 	}
-	if names := tempFiles(t, dir); len(names) > 0 {
-		t.Errorf("temporary files left: %q", names)
-	}
+	noTempFiles(t, dir)
 }
 
 // TestLongName: a target name at or near the 255-byte limit must not make
@@ -182,15 +174,7 @@ func TestRemoveStale(t *testing.T) {
 	}
 	keep = append(keep, "b.tsm")
 	slices.Sort(keep)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	if !slices.Equal(names, keep) {
+	if names := safefiletest.DirNames(t, dir); !slices.Equal(names, keep) {
 		t.Errorf("directory holds\n%q\nwant\n%q", names, keep)
 	}
 	if err := pending.Commit(); err != nil {
@@ -269,9 +253,7 @@ func TestAbort(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != "old" {
 		t.Errorf("target is %q", b)
 	}
-	if names := tempFiles(t, dir); len(names) > 0 {
-		t.Errorf("temporary files left: %q", names)
-	}
+	noTempFiles(t, dir)
 }
 
 // TestCommitTargetChanged: a node that appears at the target during the
@@ -290,9 +272,7 @@ func TestCommitTargetChanged(t *testing.T) {
 	n := safefiletest.Node{Path: path, Kind: "named pipe"}
 	wantNotRegular(t, f.Commit(), n)
 	safefiletest.Unchanged(t, n)
-	if names := tempFiles(t, dir); len(names) > 0 {
-		t.Errorf("temporary files left: %q", names)
-	}
+	noTempFiles(t, dir)
 }
 
 // TestCommitSyncDirError: a failed directory sync is reported. Not
@@ -335,8 +315,8 @@ func TestOpenRegular(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if b := make([]byte, 10); func() bool { n, err := f.Read(b); return err != nil || string(b[:n]) != "data" }() {
-		t.Error("reading the regular file failed")
+	if b, err := io.ReadAll(f); err != nil || string(b) != "data" {
+		t.Errorf("read %q, %v", b, err)
 	}
 }
 
@@ -344,26 +324,14 @@ func TestOpenRegular(t *testing.T) {
 // past the Stat shortcut (as when the FIFO appears after it).
 func TestOpenFIFONoBlock(t *testing.T) {
 	t.Parallel()
-	fifo := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	n := safefiletest.Node{Path: fifo, Kind: "named pipe"}
 	for _, open := range []func(string) (*os.File, error){OpenRegular, openNoFollow} {
-		done := make(chan error, 1)
-		go func() {
-			_, err := open(fifo)
-			done <- err
-		}()
-		select {
-		case err := <-done:
-			wantNotRegular(t, err, n)
-		case <-time.After(10 * time.Second):
-			// Release the blocked open by opening the writing end.
-			if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-				w.Close()
+		fifo, err := safefiletest.OpenFIFO(t, func(path string) error {
+			f, err := open(path)
+			if err == nil {
+				f.Close()
 			}
-			t.Fatal("opening a FIFO blocked")
-		}
+			return err
+		})
+		wantNotRegular(t, err, safefiletest.Node{Path: fifo, Kind: "named pipe"})
 	}
 }
