@@ -46,16 +46,16 @@ func TestTruncated(t *testing.T) {
 // region names the part of a file holding byte off, as error messages do.
 func region(t *testing.T, b []byte, off int) []string {
 	t.Helper()
-	_, blocks, meta := disassemble(t, b)
+	h, blocks, meta := disassemble(t, b)
 	switch {
 	case off < 8:
 		return []string{"not a tablesmith table file"}
-	case off < headerSize:
+	case off < int(h.size()):
 		return []string{"header"}
 	case off >= len(b)-footerSize:
 		return []string{"footer"}
 	}
-	pos := headerSize
+	pos := int(h.size())
 	for i, blk := range blocks {
 		if pos += len(blk); off < pos {
 			return []string{fmt.Sprintf("block %d of %d", i, len(blocks))}
@@ -67,31 +67,43 @@ func region(t *testing.T, b []byte, off int) []string {
 	return []string{"block index"}
 }
 
-// TestBitFlips flips every bit of a tiny table. Each flip must be reported
-// as corruption naming the damaged part, by Open or else by Verify, and no
-// read may return a wrong code.
+// TestBitFlips flips every bit of a tiny table, and of a version 1 golden
+// file. Each flip must be reported as corruption naming the damaged part,
+// by Open or else by Verify, and no read may return a wrong code.
 func TestBitFlips(t *testing.T) {
 	t.Parallel()
-	const slots, bits = 100, 3
-	b := tableBytes(t, 4, slots, bits, 64)
-	want := make([]uint32, slots)
-	testSource(4, bits)(want, 0)
-	regions := make([][]string, len(b))
-	for off := range b {
-		regions[off] = region(t, b, off)
+	v1, err := os.ReadFile(filepath.Join("testdata", "one-1bit.tsm"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, half := range []int{0, 1} { // two parallel halves
-		t.Run(fmt.Sprint(half), func(t *testing.T) {
-			t.Parallel()
-			c := bytes.Clone(b)
-			for off := half; off < len(c); off += 2 {
-				for bit := range 8 {
-					c[off] ^= 1 << bit
-					checkFlip(t, c, want, fmt.Sprintf("byte %d bit %d", off, bit), regions[off])
-					c[off] ^= 1 << bit
+	for _, tc := range []struct {
+		name        string
+		file        []byte
+		seed, slots uint64
+		bits        int
+	}{
+		{"new", tableBytes(t, 4, 100, 3, 64), 4, 100, 3},
+		{"v1", v1, 23, 1, 1},
+	} {
+		want := make([]uint32, tc.slots)
+		testSource(tc.seed, tc.bits)(want, 0)
+		regions := make([][]string, len(tc.file))
+		for off := range tc.file {
+			regions[off] = region(t, tc.file, off)
+		}
+		for _, half := range []int{0, 1} { // two parallel halves
+			t.Run(fmt.Sprint(tc.name, half), func(t *testing.T) {
+				t.Parallel()
+				c := bytes.Clone(tc.file)
+				for off := half; off < len(c); off += 2 {
+					for bit := range 8 {
+						c[off] ^= 1 << bit
+						checkFlip(t, c, want, fmt.Sprintf("byte %d bit %d", off, bit), regions[off])
+						c[off] ^= 1 << bit
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
@@ -131,8 +143,8 @@ func containsAny(s string, subs []string) bool {
 func TestFirstBadBlock(t *testing.T) {
 	t.Parallel()
 	c := tableBytes(t, 5, 64*20, 7, 64)
-	_, blocks, _ := disassemble(t, c)
-	off := headerSize
+	h, blocks, _ := disassemble(t, c)
+	off := int(h.size())
 	for i, blk := range blocks {
 		if i == 3 || i == 7 || i == 19 {
 			c[off+len(blk)/2] ^= 0x10 // the index keeps the old checksum
@@ -162,7 +174,7 @@ func TestVersionAndFlags(t *testing.T) {
 		want    error
 		msg     string
 	}{
-		{"newer version", Version + 1, flagZstd, ErrVersion, "format version 2 is newer"},
+		{"newer version", Version + 1, flagZstd, ErrVersion, fmt.Sprintf("format version %d is newer", Version+1)},
 		{"much newer", 0xffff, flagZstd, ErrVersion, "newer"},
 		{"version 0", 0, flagZstd, ErrCorrupt, "version 0"},
 		{"unknown flag", Version, flagZstd | 1<<5, ErrVersion, "unknown feature flags 0x0020"},
@@ -198,7 +210,8 @@ func TestNotATable(t *testing.T) {
 		{"text", []byte("game,index,slots\n8-puzzle,lex,362880\n"), `not a tablesmith table file (starts with "game,ind"`},
 		{"short", []byte("hi"), "not a tablesmith table file"},
 		{"magic only", magic[:], "header truncated"},
-		{"header only", table[:headerSize], "file truncated"},
+		{"header only", table[:headerSizeV2], "file truncated"},
+		{"half a header", table[:headerSizeV2-1], "header truncated (51 of 52 bytes)"},
 		{"CRLF to LF", bytes.Replace(table, []byte("\r\n"), []byte("\n"), 1), "not a tablesmith table file"},
 		{"high bit stripped", append([]byte{0x09}, table[1:]...), "not a tablesmith table file"},
 	} {

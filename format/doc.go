@@ -4,7 +4,7 @@
 // What the codes mean is the caller's business, named by Metadata.Encoding;
 // this package knows nothing of games.
 //
-// # File layout (format version 1)
+// # File layout (format version 2)
 //
 // All integers are little-endian. Every checksum is CRC-32C (Castagnoli).
 // The regions tile the file exactly, in this order; a reader checks every
@@ -13,9 +13,9 @@
 //
 //	<start of file>
 //	+--------------------------------------------------------------------+
-//	| header (32 bytes)                                                  |
+//	| header (52 bytes)                                                  |
 //	|    0  magic          [8]  89 'T' 'S' 'M' 0d 0a 1a 0a               |
-//	|    8  version        u16  1 (linear: readers reject newer ones)    |
+//	|    8  version        u16  2 (linear: readers reject newer ones)    |
 //	|   10  feature flags  u16  bit 0: blocks are zstd frames (required);|
 //	|                           readers reject unknown bits              |
 //	|   12  code bits      u8   1..32                                    |
@@ -23,6 +23,8 @@
 //	|   16  slots/block    u32  positive multiple of 64                  |
 //	|   20  slots          u64  <= MaxSlots                              |
 //	|   28  header CRC     u32  CRC-32C of bytes 0..27                   |
+//	|   32  file id        [16] the table's identity, see below          |
+//	|   48  file id CRC    u32  CRC-32C of bytes 0..47                   |
 //	+--------------------------------------------------------------------+
 //	| block 0            zstd frame of the packed codes of slots         |
 //	|                    [0, slots/block)                                |
@@ -34,7 +36,9 @@
 //	| block index        n entries of 16 bytes:                          |
 //	|    0  offset         u64  of the block in the file                 |
 //	|    8  length         u32  compressed length, > 0                   |
-//	|   12  block CRC      u32  CRC-32C of the compressed bytes          |
+//	|   12  block CRC      u32  CRC-32C of file id [16], block number    |
+//	|                           (u64, 0 for block 0) and the compressed  |
+//	|                           bytes, in that order                     |
 //	+--------------------------------------------------------------------+
 //	| footer (64 bytes, the last bytes of the file)                      |
 //	|    0  metadata offset u64                                          |
@@ -51,6 +55,31 @@
 //	+--------------------------------------------------------------------+
 //	<end of file>
 //
+// The file id is the first 16 bytes of the SHA-256 of the table's identity:
+//
+//	+---------------------------------------------------------+
+//	| u32 len | game       (Metadata.Game, UTF-8)             |
+//	| u32 len | params     (the JSON value exactly as stored  |
+//	|         |             in the metadata; len 0 if absent) |
+//	| u32 len | index      (Metadata.Index)                   |
+//	| u32 len | encoding   (Metadata.Encoding)                |
+//	| u64     | slots                                         |
+//	| u8      | code bits                                     |
+//	+---------------------------------------------------------+
+//
+// It leaves out the code counts and the build information, so the same
+// table built twice gets the same id (and the same file). A reader checks
+// the id against the metadata. Because the id and the block number enter
+// every block checksum, a block moved to another position of the file, or
+// copied from another table, fails its checksum even when the block index
+// and every other checksum are rewritten to match: CRC-32C tells any two
+// block numbers below 2^32 apart for the same bytes, and other tables by
+// their id (up to the 2^-32 chance of any 32-bit checksum).
+//
+// Version 1 differs only in the header, which ends after the header CRC (32
+// bytes, no file id), and in the block CRC, which covers the compressed
+// bytes alone. Readers still read it; writers write version 2.
+//
 // A block decompresses to exactly ceil(k*bits/8) bytes for its k slots.
 // Codes are packed LSB-first: code i of a block is bits [i*bits, (i+1)*bits)
 // of the block read as one little-endian number (bit j of the stream is bit
@@ -66,9 +95,9 @@
 // that are not tables; the magic's high-bit byte, CR LF and ^Z (as in PNG)
 // catch text-mode mangling.
 //
-// Every later version keeps the first 12 bytes (magic, version, flags) and
-// the header CRC at bytes 28..31 over bytes 0..27, so that a reader can tell
-// a newer file (ErrVersion) from a damaged one (ErrCorrupt).
+// Every version keeps the first 12 bytes (magic, version, flags) and the
+// header CRC at bytes 28..31 over bytes 0..27, so that a reader can tell a
+// newer file (ErrVersion) from a damaged one (ErrCorrupt).
 //
 // # Errors
 //

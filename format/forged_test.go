@@ -160,6 +160,9 @@ func TestForgedMetadata(t *testing.T) {
 		{"too many counts", "9 code counts for 3-bit codes", edit("code_counts", []any{0, 0, 0, 0, 0, 0, 0, 0, 100}), false},
 		{"counts swapped", "code 0 occurs", edit("code_counts", swapped), true},
 		{"huge number", "metadata: json: cannot unmarshal number", edit("slots", 1e30), false},
+		{"other params", "give file id", edit("params", map[string]any{"n": 4, "name": "x"}), false},
+		{"other game", "give file id", edit("game", "tests"), false},
+		{"other encoding", "give file id", edit("encoding", "remoteness"), false},
 	} {
 		_, err := openBytes(assemble(h, blocks, tc.meta))
 		if tc.verify {
@@ -195,8 +198,9 @@ func TestForgedLayout(t *testing.T) {
 		{"spb 128", "footer: 4 blocks, but 200 slots at 128 per block need 2", func(b []byte) { le.PutUint32(b[16:], 128) }},
 		{"header slots", "footer: 200 slots, header says 201", func(b []byte) { le.PutUint64(b[20:], 201) }},
 		{"slots too many", "exceed the maximum", func(b []byte) { le.PutUint64(b[20:], 1<<60) }},
-		{"footer version", "differs from the header", func(b []byte) { le.PutUint16(b[ft+48:], 2) }},
+		{"footer version", "differs from the header", func(b []byte) { le.PutUint16(b[ft+48:], 1) }},
 		{"footer reserved", "reserved bytes 50..51", func(b []byte) { b[ft+51] = 1 }},
+		{"file id", "the header has", func(b []byte) { b[40] ^= 1 }}, // reseal fixes the block checksums too
 		{"meta offset small", "metadata offset 5 outside", func(b []byte) { le.PutUint64(b[ft:], 5) }},
 		{"meta offset huge", "metadata offset", func(b []byte) { le.PutUint64(b[ft:], 1<<63) }},
 		{"meta length huge", "metadata length", func(b []byte) { le.PutUint64(b[ft+8:], 1<<64-1) }},

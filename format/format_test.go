@@ -166,15 +166,7 @@ func TestCodeCountsLargeCodes(t *testing.T) {
 			if !slices.Equal(m.CodeCounts, tc.want) || (m.CodeCounts == nil) != (tc.want == nil) {
 				t.Fatalf("CodeCounts = %s, want %s", trunc(m.CodeCounts), trunc(tc.want))
 			}
-			r, err := Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			if err := r.Verify(context.Background(), nil); err != nil {
-				t.Fatal(err)
-			}
-			checkCodes(t, r, tc.codes)
+			checkCodes(t, openVerified(t, path), tc.codes)
 		})
 	}
 }
@@ -272,8 +264,10 @@ func TestPackUnpack(t *testing.T) {
 }
 
 func TestLayoutSizes(t *testing.T) {
-	if n := len(header{}.append(nil)); n != headerSize {
-		t.Errorf("header is %d bytes, want %d", n, headerSize)
+	for _, h := range []header{{version: 1}, {version: 2}, {version: Version}} {
+		if n := len(h.append(nil)); uint64(n) != h.size() || n > maxHeaderSize {
+			t.Errorf("version %d header is %d bytes, want %d", h.version, n, h.size())
+		}
 	}
 	if n := len(footer{}.append(nil)); n != footerSize {
 		t.Errorf("footer is %d bytes, want %d", n, footerSize)

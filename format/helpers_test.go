@@ -69,12 +69,36 @@ func writeTest(t testing.TB, seed, slots uint64, bits, spb int) (string, Metadat
 // tableBytes returns the bytes of a freshly written test table.
 func tableBytes(t testing.TB, seed, slots uint64, bits, spb int) []byte {
 	t.Helper()
-	path, _ := writeTest(t, seed, slots, bits, spb)
+	return writeBytes(t, testMeta(slots, bits), testSource(seed, bits), WriteOptions{SlotsPerBlock: spb, Workers: 2})
+}
+
+// writeBytes writes a table into a fresh temp dir and returns its bytes.
+func writeBytes(t testing.TB, m Metadata, src CodeSource, opt WriteOptions) []byte {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "t.tsm")
+	if _, err := WriteFile(context.Background(), path, m, src, opt); err != nil {
+		t.Fatal(err)
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// openVerified opens the table at path (closed when the test ends) and
+// verifies it, failing t on any error.
+func openVerified(t testing.TB, path string) *Reader {
+	t.Helper()
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	if err := r.Verify(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 func openBytes(b []byte) (*Reader, error) {
@@ -86,8 +110,8 @@ func openBytes(b []byte) (*Reader, error) {
 func assemble(h header, blocks [][]byte, meta []byte) []byte {
 	b := h.append(nil)
 	var index []byte
-	for _, blk := range blocks {
-		index = blockHandle{off: uint64(len(b)), n: uint32(len(blk)), crc: checksum(blk)}.append(index)
+	for i, blk := range blocks {
+		index = blockHandle{off: uint64(len(b)), n: uint32(len(blk)), crc: h.blockChecksum(uint64(i), blk)}.append(index)
 		b = append(b, blk...)
 	}
 	f := footer{
@@ -103,7 +127,7 @@ func assemble(h header, blocks [][]byte, meta []byte) []byte {
 // disassemble splits a well-formed file into its parts.
 func disassemble(t testing.TB, b []byte) (header, [][]byte, []byte) {
 	t.Helper()
-	h, err := parseHeader(b[:headerSize])
+	h, err := parseHeader(b[:min(len(b), maxHeaderSize)])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +135,7 @@ func disassemble(t testing.TB, b []byte) (header, [][]byte, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx, err := parseIndex(b[f.indexOff:f.indexOff+f.blocks*indexEntrySize], f.metaOff)
+	idx, err := parseIndex(b[f.indexOff:f.indexOff+f.blocks*indexEntrySize], h.size(), f.metaOff)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,10 +151,16 @@ func disassemble(t testing.TB, b []byte) (header, [][]byte, []byte) {
 func reseal(b []byte) []byte {
 	b = bytes.Clone(b)
 	le := binary.LittleEndian
-	if len(b) >= headerSize {
+	var h header // what the block checksums need
+	if len(b) >= headerSizeV1 {
 		le.PutUint32(b[28:], checksum(b[:28]))
+		h.version = le.Uint16(b[8:])
 	}
-	if len(b) < minFileSize {
+	if h.version >= 2 && len(b) >= headerSizeV2 {
+		le.PutUint32(b[48:], checksum(b[:48]))
+		h.id = [fileIDSize]byte(b[32:48])
+	}
+	if len(b) < headerSizeV1+footerSize {
 		return b
 	}
 	ft := b[len(b)-footerSize:]
@@ -146,7 +176,7 @@ func reseal(b []byte) []byte {
 			e := index[i*indexEntrySize:]
 			off, n := le.Uint64(e), uint64(le.Uint32(e[8:]))
 			if off <= size && n <= size-off {
-				le.PutUint32(e[12:], checksum(b[off:off+n]))
+				le.PutUint32(e[12:], h.blockChecksum(i, b[off:off+n]))
 			}
 		}
 		le.PutUint32(ft[44:], checksum(index))

@@ -1,7 +1,9 @@
 package format
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -10,7 +12,12 @@ import (
 // Version is the table file format version this package writes. Versions form
 // a linear enum: a reader accepts every version from 1 up to its own Version
 // and rejects newer ones with an error wrapping ErrVersion.
-const Version = 1
+//
+//   - 1: the first format.
+//   - 2: the header holds a file id derived from the table's identity, and
+//     every block checksum covers the file id and the block number, so a
+//     block moved within the file or copied from another table fails it.
+const Version = 2
 
 // ErrCorrupt is wrapped by every error that reports a damaged or non-table
 // file: errors.Is(err, ErrCorrupt).
@@ -36,12 +43,14 @@ const (
 )
 
 const (
-	headerSize     = 32
+	headerSizeV1   = 32
+	headerSizeV2   = 52 // version 1's 32 bytes, the file id, its checksum
+	maxHeaderSize  = headerSizeV2
+	fileIDSize     = 16
 	footerSize     = 64
 	indexEntrySize = 16
-	minFileSize    = headerSize + footerSize
 
-	flagZstd   = 1 << 0 // blocks are zstd frames (required in version 1)
+	flagZstd   = 1 << 0 // blocks are zstd frames (required in versions 1 and 2)
 	knownFlags = flagZstd
 
 	targetBlockBytes = 32 << 10 // default uncompressed block size
@@ -65,16 +74,26 @@ func corruptf(format string, args ...any) error {
 // packedBytes is the size of n bit-packed codes of the given width.
 func packedBytes(n uint64, bits int) uint64 { return (n*uint64(bits) + 7) / 8 }
 
-// header is the fixed 32-byte start of the file.
+// header is the fixed start of the file: 32 bytes in version 1, 52 from
+// version 2 on.
 type header struct {
 	version  uint16
 	flags    uint16
 	codeBits int
 	spb      uint64 // slots per block
 	slots    uint64
+	id       [fileIDSize]byte // version >= 2
 }
 
-func (h header) append(b []byte) []byte {
+// size is the length of the header in the file.
+func (h *header) size() uint64 {
+	if h.version >= 2 {
+		return headerSizeV2
+	}
+	return headerSizeV1
+}
+
+func (h *header) append(b []byte) []byte {
 	start := len(b)
 	b = append(b, magic[:]...)
 	b = binary.LittleEndian.AppendUint16(b, h.version)
@@ -82,7 +101,53 @@ func (h header) append(b []byte) []byte {
 	b = append(b, byte(h.codeBits), 0, 0, 0)
 	b = binary.LittleEndian.AppendUint32(b, uint32(h.spb))
 	b = binary.LittleEndian.AppendUint64(b, h.slots)
+	b = binary.LittleEndian.AppendUint32(b, checksum(b[start:]))
+	if h.version < 2 {
+		return b
+	}
+	b = append(b, h.id[:]...)
 	return binary.LittleEndian.AppendUint32(b, checksum(b[start:]))
+}
+
+// blockChecksum is the checksum stored in the index for block n with the
+// given compressed bytes: from version 2 on, CRC-32C of file id, block
+// number (u64) and the bytes; in version 1, of the bytes alone.
+func (h *header) blockChecksum(n uint64, data []byte) uint32 {
+	if h.version < 2 {
+		return checksum(data)
+	}
+	var prefix [fileIDSize + 8]byte
+	copy(prefix[:], h.id[:])
+	binary.LittleEndian.PutUint64(prefix[fileIDSize:], n)
+	return crc32.Update(checksum(prefix[:]), castagnoli, data)
+}
+
+// fileID derives the version 2 file id from the fields that say which table
+// this is (not from its counts or build information, so the same table
+// always gets the same id): the first 16 bytes of the SHA-256 of game,
+// params, index and encoding, each as a u32 length and the bytes, then slots
+// (u64) and code bits (u8). params are the bytes of the JSON value as stored
+// in the metadata (see storedParams), empty when absent.
+func fileID(m *Metadata, params []byte) [fileIDSize]byte {
+	var b []byte
+	for _, s := range [][]byte{[]byte(m.Game), params, []byte(m.Index), []byte(m.Encoding)} {
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(s)))
+		b = append(b, s...)
+	}
+	b = binary.LittleEndian.AppendUint64(b, m.Slots)
+	b = append(b, byte(m.CodeBits))
+	sum := sha256.Sum256(b)
+	return [fileIDSize]byte(sum[:fileIDSize])
+}
+
+// storedParams returns the bytes that encoding Metadata writes for params
+// (compacted and escaped as json.Marshal does), which are the bytes a reader
+// gets back; nil when params are omitted.
+func storedParams(params json.RawMessage) ([]byte, error) {
+	if len(params) == 0 {
+		return nil, nil
+	}
+	return json.Marshal(params)
 }
 
 func parseHeader(b []byte) (header, error) {
@@ -90,8 +155,8 @@ func parseHeader(b []byte) (header, error) {
 		n := min(len(b), len(magic))
 		return header{}, corruptf("not a tablesmith table file (starts with %q, want %q)", b[:n], magic[:])
 	}
-	if len(b) < headerSize {
-		return header{}, corruptf("header truncated (%d of %d bytes)", len(b), headerSize)
+	if len(b) < headerSizeV1 {
+		return header{}, corruptf("header truncated (%d of %d bytes)", len(b), headerSizeV1)
 	}
 	le := binary.LittleEndian
 	if stored, got := le.Uint32(b[28:]), checksum(b[:28]); stored != got {
@@ -115,6 +180,15 @@ func parseHeader(b []byte) (header, error) {
 		return h, corruptf("header: feature flags 0x%04x lack the required zstd bit", h.flags)
 	case b[13]|b[14]|b[15] != 0:
 		return h, corruptf("header: reserved bytes 13..15 are not zero")
+	}
+	if h.version >= 2 {
+		if len(b) < headerSizeV2 {
+			return h, corruptf("header truncated (%d of %d bytes)", len(b), headerSizeV2)
+		}
+		if stored, got := le.Uint32(b[48:]), checksum(b[:48]); stored != got {
+			return h, corruptf("header: file id checksum mismatch (stored 0x%08x, computed 0x%08x)", stored, got)
+		}
+		h.id = [fileIDSize]byte(b[32:48])
 	}
 	if err := checkGeometry(h.codeBits, h.spb, h.slots); err != nil {
 		return h, corruptf("header: %v", err)
@@ -190,15 +264,15 @@ func parseFooter(b []byte) (footer, error) {
 // checkLayout checks the footer against the header and the file size: the
 // regions header | blocks | metadata | index | footer must tile the file.
 // All comparisons are arranged so that no sum can overflow.
-func checkLayout(h header, f footer, size uint64) error {
-	end := size - footerSize // start of the footer; size >= minFileSize
+func checkLayout(h *header, f footer, size uint64) error {
+	end := size - footerSize // start of the footer; size >= h.size()+footerSize
 	switch {
 	case f.version != h.version:
 		return corruptf("footer: format version %d differs from the header's %d", f.version, h.version)
 	case f.slots != h.slots:
 		return corruptf("footer: %d slots, header says %d", f.slots, h.slots)
-	case f.metaOff < headerSize || f.metaOff > end:
-		return corruptf("footer: metadata offset %d outside [%d, %d]", f.metaOff, headerSize, end)
+	case f.metaOff < h.size() || f.metaOff > end:
+		return corruptf("footer: metadata offset %d outside [%d, %d]", f.metaOff, h.size(), end)
 	case f.metaLen > end-f.metaOff:
 		return corruptf("footer: metadata length %d at offset %d runs past the index (file size %d)", f.metaLen, f.metaOff, size)
 	case f.indexOff != f.metaOff+f.metaLen:
@@ -216,7 +290,7 @@ func checkLayout(h header, f footer, size uint64) error {
 type blockHandle struct {
 	off uint64
 	n   uint32 // compressed length
-	crc uint32 // CRC32C of the compressed bytes
+	crc uint32 // header.blockChecksum of the block
 }
 
 func (bh blockHandle) append(b []byte) []byte {
@@ -226,11 +300,11 @@ func (bh blockHandle) append(b []byte) []byte {
 }
 
 // parseIndex decodes the block index and checks that the blocks lie back to
-// back from the end of the header to the start of the metadata.
-func parseIndex(b []byte, metaOff uint64) ([]blockHandle, error) {
+// back from the end of the header (at start) to the start of the metadata.
+func parseIndex(b []byte, start, metaOff uint64) ([]blockHandle, error) {
 	n := len(b) / indexEntrySize
 	idx := make([]blockHandle, n)
-	next := uint64(headerSize)
+	next := start
 	for i := range idx {
 		e := b[i*indexEntrySize:]
 		bh := blockHandle{

@@ -43,7 +43,7 @@ func (m Metadata) clone() Metadata {
 }
 
 // parseMeta decodes the metadata JSON and checks it against the header.
-func parseMeta(b []byte, h header) (Metadata, error) {
+func parseMeta(b []byte, h *header) (Metadata, error) {
 	var m Metadata
 	if err := json.Unmarshal(b, &m); err != nil {
 		return m, corruptf("metadata: %v", err)
@@ -53,6 +53,11 @@ func parseMeta(b []byte, h header) (Metadata, error) {
 		return m, corruptf("metadata: %d slots, header says %d", m.Slots, h.slots)
 	case m.CodeBits != h.codeBits:
 		return m, corruptf("metadata: %d code bits, header says %d", m.CodeBits, h.codeBits)
+	}
+	if h.version >= 2 {
+		if id := fileID(&m, m.Params); id != h.id {
+			return m, corruptf("metadata: game, params, index, encoding, slots and code bits give file id %x, the header has %x", id, h.id)
+		}
 	}
 	if m.CodeCounts == nil {
 		// Only a table whose codes can reach MaxCodeCounts may omit counts.

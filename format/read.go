@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/tablesmith/tablesmith/internal/safefile"
 )
 
 // Reader reads one table file. It is safe for concurrent use.
@@ -19,15 +20,15 @@ type Reader struct {
 	name   string    // for error messages: "path: " or ""
 	size   int64
 
-	meta    Metadata
-	version int
-	slots   uint64
-	spb     uint64
-	bits    int
-	mask    uint64
-	index   []blockHandle
-	cache   *blockCache
-	closed  atomic.Bool
+	meta   Metadata
+	hdr    header
+	slots  uint64
+	spb    uint64
+	bits   int
+	mask   uint64
+	index  []blockHandle
+	cache  *blockCache
+	closed atomic.Bool
 }
 
 // decoder is shared by all Readers. DecodeAll is safe for concurrent use;
@@ -42,9 +43,10 @@ var decoder = sync.OnceValues(func() (*zstd.Decoder, error) {
 
 // Open opens the table file at path and checks its header, footer, metadata
 // and block index (checksums, offsets, lengths, counts) without reading the
-// blocks. Use Verify to check the blocks too.
+// blocks. Use Verify to check the blocks too. A path that is not a regular
+// file (a FIFO, a device, a directory) is refused without waiting on it.
 func Open(path string) (*Reader, error) {
-	f, err := os.Open(path)
+	f, err := safefile.OpenRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("format: %w", err)
 	}
@@ -52,10 +54,6 @@ func Open(path string) (*Reader, error) {
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("format: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("format: %s: not a regular file", path)
 	}
 	r, err := openReaderAt(f, fi.Size(), path+": ")
 	if err != nil {
@@ -87,7 +85,7 @@ func open(ra io.ReaderAt, size int64) (*Reader, error) {
 		}
 		return nil, fmt.Errorf("negative size %d", size)
 	}
-	first := make([]byte, min(size, headerSize))
+	first := make([]byte, min(size, maxHeaderSize))
 	if err := readFull(ra, first, 0); err != nil {
 		return nil, fmt.Errorf("reading header: %w", err)
 	}
@@ -95,8 +93,8 @@ func open(ra io.ReaderAt, size int64) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	if size < minFileSize {
-		return nil, corruptf("file truncated: %d bytes, a table file has at least %d", size, minFileSize)
+	if minSize := h.size() + footerSize; uint64(size) < minSize {
+		return nil, corruptf("file truncated: %d bytes, a version %d table file has at least %d", size, h.version, minSize)
 	}
 	fb := make([]byte, footerSize)
 	if err := readFull(ra, fb, size-footerSize); err != nil {
@@ -106,7 +104,7 @@ func open(ra io.ReaderAt, size int64) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkLayout(h, f, uint64(size)); err != nil {
+	if err := checkLayout(&h, f, uint64(size)); err != nil {
 		return nil, err
 	}
 
@@ -118,7 +116,7 @@ func open(ra io.ReaderAt, size int64) (*Reader, error) {
 	if got := checksum(mb); got != f.metaCRC {
 		return nil, corruptf("metadata checksum mismatch (stored 0x%08x, computed 0x%08x)", f.metaCRC, got)
 	}
-	meta, err := parseMeta(mb, h)
+	meta, err := parseMeta(mb, &h)
 	if err != nil {
 		return nil, err
 	}
@@ -129,12 +127,12 @@ func open(ra io.ReaderAt, size int64) (*Reader, error) {
 	if got := checksum(ib); got != f.indexCRC {
 		return nil, corruptf("block index checksum mismatch (stored 0x%08x, computed 0x%08x)", f.indexCRC, got)
 	}
-	index, err := parseIndex(ib, f.metaOff)
+	index, err := parseIndex(ib, h.size(), f.metaOff)
 	if err != nil {
 		return nil, err
 	}
 	return &Reader{
-		ra: ra, size: size, meta: meta, version: int(h.version),
+		ra: ra, size: size, meta: meta, hdr: h,
 		slots: h.slots, spb: h.spb, bits: h.codeBits, mask: 1<<uint(h.codeBits) - 1,
 		index: index,
 		cache: newBlockCache(len(index), DefaultCacheBytes),
@@ -161,7 +159,13 @@ func (r *Reader) Meta() Metadata { return r.meta.clone() }
 func (r *Reader) FileSize() int64 { return r.size }
 
 // Version returns the format version the file was written with.
-func (r *Reader) Version() int { return r.version }
+func (r *Reader) Version() int { return int(r.hdr.version) }
+
+// FileID returns the file id from the header of a version 2 (or later)
+// file: a hash of the metadata's game, params, index, encoding, slots and
+// code bits, so equal for every build of the same table. It is zero for a
+// version 1 file.
+func (r *Reader) FileID() [16]byte { return r.hdr.id }
 
 // Blocks returns the number of compressed blocks.
 func (r *Reader) Blocks() int { return len(r.index) }
@@ -270,7 +274,7 @@ func (r *Reader) readBlock(block int, buf []byte) ([]byte, error) {
 	if err := readFull(r.ra, comp, int64(bh.off)); err != nil {
 		return nil, r.blockErr(block, fmt.Errorf("reading: %w", err))
 	}
-	if got := checksum(comp); got != bh.crc {
+	if got := r.hdr.blockChecksum(uint64(block), comp); got != bh.crc {
 		return nil, r.blockErr(block, corruptf("checksum mismatch (stored 0x%08x, computed 0x%08x)", bh.crc, got))
 	}
 	dec, err := decoder()

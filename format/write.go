@@ -6,14 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io"
 	"runtime"
 	"runtime/debug"
 	"sync"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/tablesmith/tablesmith/internal/safefile"
 )
 
 // CodeSource fills dst with the codes of slots [start, start+len(dst)). It is
@@ -35,95 +36,48 @@ type WriteOptions struct {
 }
 
 // WriteFile writes a complete table to path atomically: it writes a
-// temporary file in the same directory, syncs it, and renames it over path.
-// On any error, or when ctx is cancelled, the temporary file is removed and
-// path is left untouched. If src panics, the temporary file is removed and
-// the panic is re-raised in the caller's goroutine.
+// temporary file in the same directory, syncs it, renames it over path and
+// syncs the directory. On any error, or when ctx is cancelled, the temporary
+// file is removed and path is left untouched. If src panics, the temporary
+// file is removed and the panic is re-raised in the caller's goroutine.
+//
+// WriteFile refuses, before computing any code, a path that exists and is
+// not a regular file (a device, FIFO, symbolic link or directory): it never
+// replaces such a node. It removes the temporary files that killed writers
+// left in the directory (see package internal/safefile).
 //
 // WriteFile computes meta.CodeCounts itself (any given value is replaced),
 // fills Build.GoVersion and Build.Created when they are empty, and rejects a
 // code that does not fit in meta.CodeBits. It returns the metadata written.
 func WriteFile(ctx context.Context, path string, meta Metadata, src CodeSource, opt WriteOptions) (Metadata, error) {
 	written, err := writeFile(ctx, path, meta, src, opt)
-	if err != nil {
+	switch {
+	case errors.Is(err, safefile.ErrNotRegular): // the error names path
+		return meta, fmt.Errorf("format: %w", err)
+	case err != nil:
 		return meta, fmt.Errorf("format: write %s: %w", path, err)
 	}
 	return written, nil
 }
 
-func writeFile(ctx context.Context, path string, meta Metadata, src CodeSource, opt WriteOptions) (Metadata, error) {
-	spb, err := slotsPerBlock(meta.CodeBits, opt.SlotsPerBlock)
+func writeFile(ctx context.Context, path string, meta Metadata, src CodeSource, opt WriteOptions) (_ Metadata, err error) {
+	w, err := newTableWriter(ctx, &meta, src, opt)
 	if err != nil {
 		return meta, err
 	}
-	if err := checkGeometry(meta.CodeBits, spb, meta.Slots); err != nil {
-		return meta, err
-	}
-	level := zstd.SpeedDefault
-	if opt.Level != 0 {
-		if opt.Level < 1 || opt.Level > 4 {
-			return meta, fmt.Errorf("zstd level %d outside 1..4", opt.Level)
-		}
-		level = zstd.EncoderLevel(opt.Level)
-	}
-	if meta.Build.GoVersion == "" {
-		meta.Build.GoVersion = runtime.Version()
-	}
-	if meta.Build.Created.IsZero() {
-		meta.Build.Created = time.Now().UTC().Truncate(time.Second)
-	}
-
-	// The temp file must be in the target's directory: a rename across filesystems
-	// fails, and filepath.Split("x.tsm") would leave dir empty (= $TMPDIR).
-	dir, base := filepath.Dir(path), filepath.Base(path)
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	f, err := safefile.Create(path, 0o644)
 	if err != nil {
 		return meta, err
 	}
-	tmp := f.Name()
-	done := false
-	defer func() { // runs on errors and on a re-raised panic
-		if !done {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	w := &tableWriter{
-		ctx: ctx, src: src, meta: &meta, spb: spb, level: level, opt: opt,
-		out: bufio.NewWriterSize(f, 1<<20),
-	}
-	if err := w.write(); err != nil {
-		return meta, err
-	}
-	if err := f.Sync(); err != nil {
-		return meta, err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return meta, err
-	}
-	if err := f.Close(); err != nil {
+	// On errors and on a re-raised panic; nothing to do after Commit.
+	defer func() { err = errors.Join(err, f.Abort()) }()
+	if err := w.write(f); err != nil {
 		return meta, err
 	}
 	if err := ctx.Err(); err != nil {
 		return meta, err
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		return meta, err
-	}
-	done = true
-	syncDir(dir)
-	return meta, nil
-}
-
-// syncDir makes the rename durable where the platform allows it.
-func syncDir(dir string) {
-	if dir == "" {
-		dir = "."
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // best effort: not supported everywhere
-		d.Close()
-	}
+	return meta, f.Commit()
 }
 
 // slotsPerBlock picks the block size for the given code width.
@@ -146,7 +100,7 @@ type tableWriter struct {
 	ctx   context.Context
 	src   CodeSource
 	meta  *Metadata
-	spb   uint64
+	h     header
 	level zstd.EncoderLevel
 	opt   WriteOptions
 
@@ -155,19 +109,55 @@ type tableWriter struct {
 	index []byte
 }
 
+// newTableWriter checks the table's shape and the options, and completes
+// meta's build information.
+func newTableWriter(ctx context.Context, meta *Metadata, src CodeSource, opt WriteOptions) (*tableWriter, error) {
+	spb, err := slotsPerBlock(meta.CodeBits, opt.SlotsPerBlock)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkGeometry(meta.CodeBits, spb, meta.Slots); err != nil {
+		return nil, err
+	}
+	level := zstd.SpeedDefault
+	if opt.Level != 0 {
+		if opt.Level < 1 || opt.Level > 4 {
+			return nil, fmt.Errorf("zstd level %d outside 1..4", opt.Level)
+		}
+		level = zstd.EncoderLevel(opt.Level)
+	}
+	params, err := storedParams(meta.Params)
+	if err != nil {
+		return nil, fmt.Errorf("encoding metadata: params: %w", err)
+	}
+	if meta.Build.GoVersion == "" {
+		meta.Build.GoVersion = runtime.Version()
+	}
+	if meta.Build.Created.IsZero() {
+		meta.Build.Created = time.Now().UTC().Truncate(time.Second)
+	}
+	h := header{
+		version: Version, flags: flagZstd, codeBits: meta.CodeBits, spb: spb, slots: meta.Slots,
+		id: fileID(meta, params),
+	}
+	return &tableWriter{ctx: ctx, src: src, meta: meta, h: h, level: level, opt: opt}, nil
+}
+
 func (w *tableWriter) emit(b []byte) error {
 	_, err := w.out.Write(b)
 	w.off += uint64(len(b))
 	return err
 }
 
-func (w *tableWriter) write() error {
+// write writes the table to out. Every error of out is returned, the one
+// of the final flush included.
+func (w *tableWriter) write(out io.Writer) error {
+	w.out = bufio.NewWriterSize(out, 1<<20)
 	m := w.meta
-	h := header{version: Version, flags: flagZstd, codeBits: m.CodeBits, spb: w.spb, slots: m.Slots}
-	if err := w.emit(h.append(nil)); err != nil {
+	if err := w.emit(w.h.append(nil)); err != nil {
 		return err
 	}
-	blocks := (m.Slots + w.spb - 1) / w.spb
+	blocks := (m.Slots + w.h.spb - 1) / w.h.spb
 	counts, err := w.writeBlocks(blocks)
 	if err != nil {
 		return err
@@ -179,7 +169,7 @@ func (w *tableWriter) write() error {
 	}
 	ft := footer{
 		metaOff: w.off, metaLen: uint64(len(metaJSON)), metaCRC: checksum(metaJSON),
-		blocks: blocks, slots: m.Slots, indexCRC: checksum(w.index), version: Version,
+		blocks: blocks, slots: m.Slots, indexCRC: checksum(w.index), version: w.h.version,
 	}
 	ft.indexOff = ft.metaOff + ft.metaLen
 	for _, b := range [][]byte{metaJSON, w.index, ft.append(nil)} {
@@ -244,8 +234,8 @@ func (w *tableWriter) writeBlocks(blocks uint64) ([]uint64, error) {
 			encErr[k] = err
 		}
 		wg.Go(func() {
-			codes := make([]uint32, min(w.spb, sourceChunk))
-			packed := make([]byte, 0, packedBytes(w.spb, w.meta.CodeBits))
+			codes := make([]uint32, min(w.h.spb, sourceChunk))
+			packed := make([]byte, 0, packedBytes(w.h.spb, w.meta.CodeBits))
 			var pending chan blockResult
 			defer func() { // src called runtime.Goexit (t.FailNow, say)
 				if pending != nil {
@@ -278,14 +268,15 @@ func (w *tableWriter) writeBlocks(blocks uint64) ([]uint64, error) {
 			break
 		}
 		block := *r.data
-		w.index = blockHandle{off: w.off, n: uint32(len(block)), crc: checksum(block)}.append(w.index)
+		n := uint64(len(w.index) / indexEntrySize)
+		w.index = blockHandle{off: w.off, n: uint32(len(block)), crc: w.h.blockChecksum(n, block)}.append(w.index)
 		err = w.emit(block)
 		compressedPool.Put(r.data)
 		if err != nil {
 			break
 		}
 		if w.opt.Progress != nil {
-			w.opt.Progress(min(uint64(len(w.index)/indexEntrySize)*w.spb, total), total)
+			w.opt.Progress(min(uint64(len(w.index)/indexEntrySize)*w.h.spb, total), total)
 		}
 	}
 	cancel()
@@ -319,8 +310,8 @@ func (w *tableWriter) compress(ctx context.Context, enc *zstd.Encoder, block uin
 		return blockResult{err: err}
 	}
 	bits := w.meta.CodeBits
-	start := block * w.spb
-	end := min(start+w.spb, w.meta.Slots)
+	start := block * w.h.spb
+	end := min(start+w.h.spb, w.meta.Slots)
 	packed = packed[:0]
 	for s := start; s < end; s += uint64(len(codes)) {
 		chunk := codes[:min(uint64(len(codes)), end-s)]

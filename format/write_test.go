@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,21 +12,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-)
 
-// dirNames lists a directory.
-func dirNames(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	return names
-}
+	"github.com/tablesmith/tablesmith/internal/safefile/safefiletest"
+)
 
 // TestWriteFailureLeavesNothing: a failed write leaves no file at path, no
 // temporary file, and an existing file at path untouched.
@@ -109,7 +98,7 @@ func TestWriteFailureLeavesNothing(t *testing.T) {
 			if strings.Contains(tc.msg, "canceled") && !errors.Is(err, context.Canceled) {
 				t.Errorf("error %v does not wrap context.Canceled", err)
 			}
-			if names := dirNames(t, dir); !slices.Equal(names, []string{"t.tsm"}) {
+			if names := safefiletest.DirNames(t, dir); !slices.Equal(names, []string{"t.tsm"}) {
 				t.Errorf("directory holds %q after a failed write", names)
 			}
 			if b, _ := os.ReadFile(path); string(b) != string(old) {
@@ -130,16 +119,9 @@ func TestWriteReplaces(t *testing.T) {
 		if _, err := WriteFile(context.Background(), path, testMeta(1000, 6), testSource(2, 6), WriteOptions{Level: level, Workers: 1}); err != nil {
 			t.Fatal(err)
 		}
-		r, err := Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := r.Verify(context.Background(), nil); err != nil {
-			t.Fatal(err)
-		}
-		r.Close()
+		openVerified(t, path).Close()
 	}
-	if names := dirNames(t, dir); !slices.Equal(names, []string{"t.tsm"}) {
+	if names := safefiletest.DirNames(t, dir); !slices.Equal(names, []string{"t.tsm"}) {
 		t.Errorf("directory holds %q", names)
 	}
 	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o644 {
@@ -171,4 +153,72 @@ func TestWriteSourceRanges(t *testing.T) {
 			t.Fatalf("slot %d asked for %d times", i, n)
 		}
 	}
+}
+
+var errNoSpace = errors.New("injected: no space left on device")
+
+// fullWriter takes limit bytes, then fails: with errNoSpace, or (short) by
+// returning a short count without an error.
+type fullWriter struct {
+	limit int
+	short bool
+}
+
+func (w *fullWriter) Write(p []byte) (int, error) {
+	if len(p) <= w.limit {
+		w.limit -= len(p)
+		return len(p), nil
+	}
+	n := w.limit
+	w.limit = 0
+	if w.short {
+		return n, nil
+	}
+	return n, errNoSpace
+}
+
+// TestWriteFull: whenever the output stops taking bytes (a full disk), in
+// the middle of the blocks or at the final flush, writing the table fails;
+// no short table is ever reported as written.
+func TestWriteFull(t *testing.T) {
+	t.Parallel()
+	// Larger than the writer's 1 MiB buffer: the output is written to both
+	// during the blocks and at the end.
+	meta := testMeta(1<<21, 8)
+	opt := WriteOptions{Workers: 2}
+	var size countWriter
+	if err := writeTable(&size, meta, opt); err != nil {
+		t.Fatal(err)
+	}
+	if size < 3<<20/2 {
+		t.Fatalf("table of %d bytes is too small for this test", size)
+	}
+	for _, limit := range []int{0, 1, headerSizeV2, 1<<20 - 1, 1 << 20, 1<<20 + 1, int(size) - footerSize, int(size) - 1} {
+		for _, short := range []bool{false, true} {
+			err := writeTable(&fullWriter{limit: limit, short: short}, meta, opt)
+			want := errNoSpace
+			if short {
+				want = io.ErrShortWrite
+			}
+			if !errors.Is(err, want) {
+				t.Errorf("output full after %d of %d bytes (short write %v): error %v, want %v", limit, size, short, err, want)
+			}
+		}
+	}
+}
+
+// writeTable writes a test table of meta's shape to out.
+func writeTable(out io.Writer, meta Metadata, opt WriteOptions) error {
+	w, err := newTableWriter(context.Background(), &meta, testSource(1, meta.CodeBits), opt)
+	if err != nil {
+		return err
+	}
+	return w.write(out)
+}
+
+type countWriter int64
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	*c += countWriter(len(p))
+	return len(p), nil
 }
