@@ -3,7 +3,6 @@ package build
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"math/bits"
@@ -21,6 +20,7 @@ import (
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/internal/safefile"
 	"github.com/tablesmith/tablesmith/tables"
 	"github.com/tablesmith/tablesmith/values"
 )
@@ -86,8 +86,8 @@ func PDBSet(ctx context.Context, dir string, spec PDBSpec, opt PDBOptions) (*tab
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("build: %w", err)
+	if err := makeSetDir(dir); err != nil {
+		return nil, err
 	}
 	m := &tables.PDBManifest{Format: tables.PDBManifestFormat, Version: tables.PDBManifestVersion, Game: slide.PDBGame{}.Name(),
 		Rows: spec.Rows, Cols: spec.Cols, Goal: spec.Goal, Encoding: spec.Encoding, Build: opt.Build}
@@ -258,46 +258,27 @@ func intsOf(tiles []uint8) []int {
 	return out
 }
 
-// WriteJSONAtomic writes v as indented JSON to path through a synced temporary file in
-// the same directory, renamed into place.
-func WriteJSONAtomic(path string, v any) (err error) {
+// WriteJSONAtomic writes v as indented JSON to path through a locked temporary file in
+// the same directory, synced and renamed into place (see internal/safefile); a path that
+// exists and is not a regular file is refused.
+func WriteJSONAtomic(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
-		return fmt.Errorf("build: %s exists and is not a regular file (%v); refusing to replace it", path, st.Mode().Type())
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".ts-manifest-*.tmp")
-	if err != nil {
+	if err := safefile.WriteFile(path, append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("build: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(append(b, '\n')); err != nil {
-		return fmt.Errorf("build: writing %s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("build: writing %s: %w", path, err)
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return fmt.Errorf("build: %w", err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("build: writing %s: %w", path, err)
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("build: %w", err)
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		d.Sync()
-		d.Close()
 	}
 	return nil
 }
 
-var _ = errors.New
+// makeSetDir creates a set's directory, refusing a path that exists and is no directory.
+func makeSetDir(dir string) error {
+	if st, err := os.Lstat(dir); err == nil && !st.IsDir() {
+		return fmt.Errorf("build: %s exists and is not a directory (%v); a set is written to a directory", dir, st.Mode().Type())
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	return nil
+}

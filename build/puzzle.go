@@ -10,6 +10,7 @@ import (
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/internal/safefile"
 	"github.com/tablesmith/tablesmith/values"
 )
 
@@ -59,6 +60,13 @@ func Puzzle(ctx context.Context, in *games.Instance, out string, opt PuzzleOptio
 	if err := CheckSearchMemory(sp); err != nil {
 		return nil, err
 	}
+	// Refuse a device, FIFO, symlink or directory before hours of search, not after.
+	ckptPath := out + ".ckpt"
+	for _, p := range []string{out, ckptPath} {
+		if err := safefile.CheckOutput(p); err != nil {
+			return nil, fmt.Errorf("build: %w", err)
+		}
+	}
 	params, err := in.ParamsJSON()
 	if err != nil {
 		return nil, err
@@ -69,7 +77,6 @@ func Puzzle(ctx context.Context, in *games.Instance, out string, opt PuzzleOptio
 	}
 	checkpointing := opt.Resume || opt.Checkpoint == CheckpointAlways ||
 		(opt.Checkpoint == CheckpointAuto && sp.Slots() >= 16<<20)
-	ckptPath := out + ".ckpt"
 	bopt := builder.Options{Workers: opt.Workers, Progress: opt.Search}
 	var log *builder.LevelLog
 	closeLog := func() {

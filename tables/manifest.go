@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/internal/safefile"
 	"github.com/tablesmith/tablesmith/values"
 )
 
@@ -51,7 +53,7 @@ type PDBManifest struct {
 // names it.
 func readManifestFile(dir string) ([]byte, string, error) {
 	path := filepath.Join(dir, ManifestName)
-	b, err := os.ReadFile(path)
+	b, err := readRegular(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, path, fmt.Errorf("tables: %s is not a set: %s is missing: %w", dir, ManifestName, err)
@@ -139,4 +141,15 @@ func checkMember(m *PDBManifest, g PDBGroupInfo, meta format.Metadata) error {
 		return fmt.Errorf("%d entries, the manifest says %d: %w", meta.Slots, g.Entries, format.ErrCorrupt)
 	}
 	return nil
+}
+
+// readRegular reads a whole regular file; a FIFO, device or directory is refused before
+// anything blocks on it.
+func readRegular(path string) ([]byte, error) {
+	f, err := safefile.OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }
