@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/tablesmith/tablesmith/games/hanoi"
+	"github.com/tablesmith/tablesmith/games/mill"
 	"github.com/tablesmith/tablesmith/games/slide"
 )
 
@@ -27,6 +28,7 @@ var registered = []Game{
 	slide.Game{},
 	slide.PDBGame{},
 	hanoi.Game{},
+	mill.Game{},
 }
 
 // Kinds of games: which engine builds their tables and how their values read.

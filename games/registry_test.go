@@ -15,6 +15,7 @@ func TestRegistry(t *testing.T) {
 		"slide":     `{"rows":2,"cols":3,"goal":"blank-first"}`,
 		"slide-pdb": `{"rows":3,"cols":3,"goal":"blank-last","tiles":[1,2,3]}`,
 		"hanoi":     `{"pegs":4,"disks":5}`,
+		"mill":      `{"w":3,"b":4}`,
 	}
 	seen := map[string]bool{}
 	for _, g := range All() {

@@ -15,10 +15,13 @@ import (
 // per group of tiles) today, a two-player game's sector set next — that routes each state
 // to the files that answer it. It is safe for concurrent use.
 type Set struct {
-	dir     string
-	format  string
-	pdb     *PDBManifest
-	members []*Table
+	dir      string
+	format   string
+	pdb      *PDBManifest
+	sectors  *SectorManifest
+	bySector map[string]*Table
+	router   sectorRouter
+	members  []*Table
 }
 
 // IsSet reports whether path is a directory holding a set's manifest.
@@ -64,9 +67,14 @@ func OpenSet(dir string) (*Set, error) {
 			}
 			s.members = append(s.members, t)
 		}
+	case SectorManifestFormat:
+		if err := s.openSectorSet(); err != nil {
+			s.Close()
+			return nil, err
+		}
 	default:
-		return nil, fmt.Errorf("tables: %s: unknown set format %q (this tablesmith reads %s): %w",
-			path, head.Format, PDBManifestFormat, format.ErrCorrupt)
+		return nil, fmt.Errorf("tables: %s: unknown set format %q (this tablesmith reads %s, %s): %w",
+			path, head.Format, PDBManifestFormat, SectorManifestFormat, format.ErrCorrupt)
 	}
 	return s, nil
 }
@@ -103,8 +111,12 @@ func (s *Set) Close() error {
 }
 
 // Lookup answers one state. For a pattern-database set the answer is the additive
-// heuristic: the sum of every group's lower bound (Outcome Bound).
+// heuristic: the sum of every group's lower bound (Outcome Bound); for a sector set, the
+// value from the position's sector.
 func (s *Set) Lookup(state string) (Answer, error) {
+	if s.sectors != nil {
+		return s.lookupSector(state)
+	}
 	sum := Answer{Outcome: values.Bound}
 	for i, t := range s.members {
 		a, err := t.Lookup(state)
@@ -119,8 +131,13 @@ func (s *Set) Lookup(state string) (Answer, error) {
 	return sum, nil
 }
 
-// Verify verifies every member (see Table.Verify), naming the first that fails.
+// Verify verifies every member (see Table.Verify), naming the first that fails; for a
+// sector set, also every member's SHA-256 against the manifest and the forward
+// consistency of every value across sectors.
 func (s *Set) Verify(ctx context.Context, opt VerifyOptions) error {
+	if s.sectors != nil {
+		return s.verifySectors(ctx, opt)
+	}
 	for _, t := range s.members {
 		if err := t.Verify(ctx, opt); err != nil {
 			return fmt.Errorf("%s: %w", t.File(), err)
@@ -142,8 +159,11 @@ type SetInfo struct {
 // Info summarises the set.
 func (s *Set) Info() SetInfo {
 	info := SetInfo{Dir: s.dir, Format: s.format}
-	if s.pdb != nil {
+	switch {
+	case s.pdb != nil:
 		info.Manifest, _ = json.Marshal(s.pdb)
+	case s.sectors != nil:
+		info.Manifest, _ = json.Marshal(s.sectors)
 	}
 	for _, t := range s.members {
 		mi := t.Info()
@@ -153,3 +173,5 @@ func (s *Set) Info() SetInfo {
 	}
 	return info
 }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
