@@ -154,6 +154,22 @@ type SetInfo struct {
 	Members  []Info          `json:"members"`
 	Bytes    int64           `json:"bytes"`
 	Slots    uint64          `json:"slots"`
+	// Sector sets: one summary per sector, and their totals.
+	Sectors []SectorSummary `json:"sectors,omitempty"`
+	Totals  *SectorSummary  `json:"totals,omitempty"`
+}
+
+// SectorSummary is one sector of a sector set as `info` shows it.
+type SectorSummary struct {
+	Sector  string `json:"sector"`
+	Classes uint64 `json:"classes"`
+	Slots   uint64 `json:"slots"`
+	Wins    uint64 `json:"wins"`
+	Losses  uint64 `json:"losses"`
+	Draws   uint64 `json:"draws"`
+	MaxWin  int    `json:"max_win"`
+	MaxLoss int    `json:"max_loss"`
+	Bytes   int64  `json:"bytes"`
 }
 
 // Info summarises the set.
@@ -164,6 +180,20 @@ func (s *Set) Info() SetInfo {
 		info.Manifest, _ = json.Marshal(s.pdb)
 	case s.sectors != nil:
 		info.Manifest, _ = json.Marshal(s.sectors)
+		tot := SectorSummary{Sector: "all", MaxWin: -1, MaxLoss: -1}
+		for _, si := range s.sectors.Sectors {
+			ss := SectorSummary{Sector: si.Sector, Classes: si.Classes, Slots: si.Slots, Wins: si.Wins, Losses: si.Losses,
+				Draws: si.Draws, MaxWin: si.MaxWin, MaxLoss: si.MaxLoss, Bytes: si.Bytes}
+			info.Sectors = append(info.Sectors, ss)
+			tot.Classes += ss.Classes
+			tot.Slots += ss.Slots
+			tot.Wins += ss.Wins
+			tot.Losses += ss.Losses
+			tot.Draws += ss.Draws
+			tot.Bytes += ss.Bytes
+			tot.MaxWin, tot.MaxLoss = max(tot.MaxWin, ss.MaxWin), max(tot.MaxLoss, ss.MaxLoss)
+		}
+		info.Totals = &tot
 	}
 	for _, t := range s.members {
 		mi := t.Info()

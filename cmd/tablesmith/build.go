@@ -41,7 +41,7 @@ func buildArgs() string {
 			kinds = append(kinds, g.Name())
 		}
 	}
-	return strings.Join(append(kinds, "pdb"), "|") + " [flags] -o FILE|DIR"
+	return strings.Join(append(kinds, "pdb", "mill"), "|") + " [flags] -o FILE|DIR"
 }
 
 func runBuild(e *env, args []string) error {
@@ -49,8 +49,11 @@ func runBuild(e *env, args []string) error {
 		return fmt.Errorf("%w: want what to build first: %s", errUsage, buildArgs())
 	}
 	kind, args := args[0], args[1:]
-	if kind == "pdb" {
+	switch kind {
+	case "pdb":
 		return runBuildPDB(e, args)
+	case "mill":
+		return runBuildMill(e, args)
 	}
 	if kind == "-h" || kind == "--help" || kind == "-help" {
 		fmt.Fprintf(e.stderr, "usage: tablesmith build %s\n", buildArgs())

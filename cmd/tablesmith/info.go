@@ -146,7 +146,12 @@ func runVerify(e *env, args []string) error {
 	verifyOne := func(t *tables.Table) error {
 		err := t.Verify(ctx, opt)
 		info := t.Info()
-		return report(t.File(), err, fmt.Sprintf("%d blocks, %s slots: %s match", info.Blocks, commas(info.Slots), what))
+		msg := fmt.Sprintf("%d blocks, %s slots: %s match", info.Blocks, commas(info.Slots), what)
+		if info.Kind == "two-player" {
+			msg = fmt.Sprintf("%d blocks, %s slots: checksums and counts match (a game's values are checked when its set directory is verified)",
+				info.Blocks, commas(info.Slots))
+		}
+		return report(t.File(), err, msg)
 	}
 	if tables.IsSet(pos[0]) {
 		s, err := tables.OpenSet(pos[0])
@@ -157,6 +162,20 @@ func runVerify(e *env, args []string) error {
 			return errSilentFail
 		}
 		defer s.Close()
+		if s.SectorManifest() != nil {
+			what := "checksums, counts, SHA-256 and the forward consistency of every value"
+			if *sumsOnly {
+				what = "checksums, counts and SHA-256"
+			}
+			err := s.Verify(ctx, opt)
+			if werr := report(pos[0], err, fmt.Sprintf("%d sectors: %s match", len(s.Tables()), what)); werr != nil {
+				return werr
+			}
+			if failed {
+				return errSilentFail
+			}
+			return nil
+		}
 		for _, t := range s.Tables() {
 			if err := verifyOne(t); err != nil {
 				return err

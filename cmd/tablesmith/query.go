@@ -16,12 +16,21 @@ const queryArgs = "[--json] [--path] FILE|DIR [STATE ...]"
 
 // queryLine is one answer of `query --json`; fields absent from an answer are omitted.
 type queryLine struct {
-	State      string   `json:"state"`
-	Remoteness *int     `json:"remoteness,omitempty"`
-	Bound      *int     `json:"bound,omitempty"` // pattern databases: the lower bound
-	Reachable  *bool    `json:"reachable,omitempty"`
-	Path       []string `json:"path,omitempty"`
-	Error      string   `json:"error,omitempty"`
+	State      string     `json:"state"`
+	Value      string     `json:"value,omitempty"` // two-player games: win, loss or draw
+	Remoteness *int       `json:"remoteness,omitempty"`
+	Bound      *int       `json:"bound,omitempty"` // pattern databases: the lower bound
+	Reachable  *bool      `json:"reachable,omitempty"`
+	Moves      []moveLine `json:"moves,omitempty"` // two-player games: every legal move, best first
+	Path       []string   `json:"path,omitempty"`
+	Error      string     `json:"error,omitempty"`
+}
+
+// moveLine is a legal move and the value of the position it leads to, for the opponent.
+type moveLine struct {
+	Move       string `json:"move"`
+	Value      string `json:"value"`
+	Remoteness *int   `json:"remoteness,omitempty"`
 }
 
 func runQuery(e *env, args []string) error {
@@ -95,6 +104,26 @@ func writeQueryLine(out io.Writer, asJSON bool, line queryLine) {
 		fmt.Fprintf(out, "%s: error: %s\n", line.State, line.Error)
 	case line.Bound != nil:
 		fmt.Fprintf(out, "%s: at least %d moves (pattern-database bound)\n", line.State, *line.Bound)
+	case line.Value != "":
+		fmt.Fprintf(out, "%s: %s", line.State, line.Value)
+		if line.Remoteness != nil {
+			fmt.Fprintf(out, " in %d", *line.Remoteness)
+		}
+		for i, m := range line.Moves {
+			sep := "; moves "
+			if i > 0 {
+				sep = ", "
+			}
+			fmt.Fprintf(out, "%s%s (%s", sep, m.Move, m.Value)
+			if m.Remoteness != nil {
+				fmt.Fprintf(out, " %d", *m.Remoteness)
+			}
+			fmt.Fprint(out, ")")
+		}
+		if line.Path != nil {
+			fmt.Fprintf(out, "; line %s", strings.Join(line.Path, " "))
+		}
+		fmt.Fprintln(out)
 	case line.Remoteness == nil:
 		fmt.Fprintf(out, "%s: unreachable (cannot reach the goal)\n", line.State)
 	default:
@@ -115,6 +144,9 @@ type answerer interface {
 // whole query, so that the other states are still answered.
 func answerOne(t answerer, state string, withPath bool) queryLine {
 	state = strings.TrimSpace(state)
+	if set, ok := t.(*tables.Set); ok && set.SectorManifest() != nil {
+		return answerGame(set, state, withPath)
+	}
 	a, err := t.Lookup(state)
 	if err != nil {
 		return queryLine{State: state, Error: err.Error()}
@@ -138,4 +170,39 @@ func answerOne(t answerer, state string, withPath bool) queryLine {
 		}
 	}
 	return line
+}
+
+// answerGame answers a position of a two-player game's sector set: its value, every
+// legal move with the value it leads to, and with withPath the principal line.
+func answerGame(s *tables.Set, state string, withPath bool) queryLine {
+	a, moves, err := s.Moves(state)
+	if err != nil {
+		return queryLine{State: state, Error: err.Error()}
+	}
+	line := queryLine{State: a.State, Value: a.Outcome.String(), Remoteness: remotenessOf(a), Moves: []moveLine{}}
+	for _, m := range moves {
+		line.Moves = append(line.Moves, moveLine{Move: m.Move, Value: m.Outcome.String(), Remoteness: remotenessOf(m.Answer)})
+	}
+	if withPath && a.Outcome != values.Draw {
+		positions, ms, err := s.Line(a.State)
+		if err != nil {
+			return queryLine{State: a.State, Error: err.Error()}
+		}
+		for i, p := range positions {
+			if i > 0 {
+				line.Path = append(line.Path, ms[i-1])
+			}
+			line.Path = append(line.Path, p)
+		}
+	}
+	return line
+}
+
+// remotenessOf is a won or lost answer's remoteness; draws have none.
+func remotenessOf(a tables.Answer) *int {
+	if a.Outcome == values.Draw {
+		return nil
+	}
+	r := a.Remoteness
+	return &r
 }
