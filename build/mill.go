@@ -217,7 +217,7 @@ func writeSector(ctx context.Context, dir string, w, b int, depth []uint16, opt 
 		}
 	}
 	path := filepath.Join(dir, sectorFile(w, b))
-	written, err := format.WriteFile(ctx, path, meta, src, format.WriteOptions{Workers: opt.Workers})
+	written, err := format.WriteFile(ctx, path, meta, src, format.WriteOptions{Workers: opt.Workers, Reproducible: true})
 	if err != nil {
 		return tables.SectorInfo{}, fmt.Errorf("build: sector %s: %w", mill.SectorName(w, b), err)
 	}

@@ -1,9 +1,16 @@
 package build
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
@@ -25,5 +32,142 @@ func TestMillSector33Published(t *testing.T) {
 	}
 	if s.Classes != 169626 || s.Wins != 140621 || s.Losses != 28736 || s.Draws != 269 || s.MaxWin != 25 || s.MaxLoss != 26 {
 		t.Fatalf("sector 3-3: %+v\nwant 169,626 classes: 140,621 wins, 28,736 losses, 269 draws, longest win 25, loss 26", s)
+	}
+}
+
+// TestMillPairUnit: one pair is one idempotent unit of work: a missing dependency is a
+// clear error, a complete pair is a no-op, a corrupt dependency fails, files are
+// reproducible, and a manifest under other rules or pointing outside is refused.
+func TestMillPairUnit(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ctx := context.Background()
+	opt := MillOptions{Workers: 2}
+	if _, err := MillPair(ctx, dir, Pair{4, 3}, opt); err == nil || !strings.Contains(err.Error(), "needs sector 3-3") ||
+		!strings.Contains(err.Error(), "--pair 3-3") {
+		t.Fatalf("missing dependency: %v", err)
+	}
+	if built, err := MillPair(ctx, dir, Pair{3, 3}, opt); err != nil || !built {
+		t.Fatalf("3-3: %v, %v", built, err)
+	}
+	first, _ := os.ReadFile(filepath.Join(dir, "sector-3-3.tsm"))
+	if built, err := MillPair(ctx, dir, Pair{3, 3}, opt); err != nil || built {
+		t.Fatalf("a complete pair was rebuilt: %v, %v", built, err)
+	}
+	if built, err := MillPair(ctx, dir, Pair{4, 3}, opt); err != nil || !built {
+		t.Fatalf("4-3: %v, %v", built, err)
+	}
+	// The same build elsewhere, with another worker count, gives the same bytes.
+	other := t.TempDir()
+	if _, err := MillPair(ctx, other, Pair{3, 3}, MillOptions{Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := os.ReadFile(filepath.Join(other, "sector-3-3.tsm"))
+	if !bytes.Equal(first, again) {
+		t.Fatal("sector 3-3 is not byte-identical across builds")
+	}
+	// A dependency whose file changed fails the dependent pair; the damaged pair is rebuilt.
+	path := filepath.Join(dir, "sector-3-3.tsm")
+	b, _ := os.ReadFile(path)
+	b[len(b)/2] ^= 1
+	os.WriteFile(path, b, 0o644)
+	os.Remove(filepath.Join(dir, "sector-4-3.tsm"))
+	if _, err := MillPair(ctx, dir, Pair{4, 3}, opt); err == nil || !strings.Contains(err.Error(), "rebuild pair 3-3") {
+		t.Fatalf("corrupt dependency: %v", err)
+	}
+	if built, err := MillPair(ctx, dir, Pair{3, 3}, opt); err != nil || !built {
+		t.Fatalf("the damaged pair was not rebuilt: %v, %v", built, err)
+	}
+	if err := MillSet(ctx, dir, MillPlan([]Pair{{4, 3}}), opt); err != nil {
+		t.Fatal(err)
+	}
+	set, err := tables.OpenSet(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := set.Verify(ctx, tables.VerifyOptions{Workers: 2}); err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	set.Close()
+	// Manifests that lie.
+	editManifest := func(t *testing.T, f func(m *tables.SectorManifest)) string {
+		d := t.TempDir()
+		for _, name := range []string{"sector-3-3.tsm", "sector-4-3.tsm", "sector-3-4.tsm"} {
+			b, _ := os.ReadFile(filepath.Join(dir, name))
+			os.WriteFile(filepath.Join(d, name), b, 0o644)
+		}
+		m, err := tables.ReadSectorManifest(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(m)
+		b, _ := json.Marshal(m)
+		os.WriteFile(filepath.Join(d, "manifest.json"), b, 0o644)
+		return d
+	}
+	for _, c := range []struct {
+		name string
+		edit func(m *tables.SectorManifest)
+		is   error
+	}{
+		{"other rules", func(m *tables.SectorManifest) { m.Rules = "mill-v1-0000000000000000" }, tables.ErrOtherRules},
+		{"outside", func(m *tables.SectorManifest) { m.Sectors[0].File = "../sector-3-3.tsm" }, format.ErrCorrupt},
+		{"absolute", func(m *tables.SectorManifest) { m.Sectors[0].File = "/etc/passwd" }, format.ErrCorrupt},
+		{"swapped", func(m *tables.SectorManifest) {
+			m.Sectors[1].File, m.Sectors[2].File = m.Sectors[2].File, m.Sectors[1].File
+		}, format.ErrCorrupt},
+		{"missing", func(m *tables.SectorManifest) { m.Sectors[1].File = "sector-9-9.tsm" }, os.ErrNotExist},
+	} {
+		d := editManifest(t, c.edit)
+		if s, err := tables.OpenSet(d); !errors.Is(err, c.is) {
+			if s != nil {
+				s.Close()
+			}
+			t.Errorf("%s: OpenSet = %v, want %v", c.name, err, c.is)
+		}
+	}
+}
+
+// TestMillCorruptSectorNeverAnswersWrong flips bits of a sector file: every lookup either
+// answers as the intact file does or fails with ErrCorrupt.
+func TestMillCorruptSectorNeverAnswersWrong(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if _, err := MillPair(context.Background(), dir, Pair{3, 3}, MillOptions{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "sector-3-3.tsm")
+	good, err := tables.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer good.Close()
+	raw, _ := os.ReadFile(path)
+	probe := []uint64{0, 1, 777, 50000, 169625}
+	want := make([]tables.Answer, len(probe))
+	for i, s := range probe {
+		if want[i], err = good.SlotAnswer(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bad := filepath.Join(t.TempDir(), "bad.tsm")
+	for off := 0; off < len(raw); off += max(1, len(raw)/150) {
+		b := bytes.Clone(raw)
+		b[off] ^= 1 << (off % 8)
+		os.WriteFile(bad, b, 0o644)
+		tab, err := tables.Open(bad)
+		if err != nil {
+			if !errors.Is(err, format.ErrCorrupt) {
+				t.Fatalf("flip at %d: %v", off, err)
+			}
+			continue
+		}
+		for i, s := range probe {
+			a, err := tab.SlotAnswer(s)
+			if err != nil && !errors.Is(err, format.ErrCorrupt) || err == nil && a != want[i] {
+				t.Fatalf("flip at %d: slot %d answered %+v, %v; intact %+v", off, s, a, err, want[i])
+			}
+		}
+		tab.Close()
 	}
 }

@@ -33,6 +33,10 @@ type WriteOptions struct {
 	// Progress, if set, is called from one goroutine after each block is
 	// written.
 	Progress func(doneSlots, totalSlots uint64)
+	// Reproducible leaves Build.GoVersion and Build.Created as given (empty), so that
+	// the same table gives the same bytes whenever and wherever it is built; sets keep
+	// the volatile build information in their manifest instead.
+	Reproducible bool
 }
 
 // WriteFile writes a complete table to path atomically: it writes a
@@ -47,7 +51,8 @@ type WriteOptions struct {
 // left in the directory (see package internal/safefile).
 //
 // WriteFile computes meta.CodeCounts itself (any given value is replaced),
-// fills Build.GoVersion and Build.Created when they are empty, and rejects a
+// fills Build.GoVersion and Build.Created when they are empty (unless
+// opt.Reproducible), and rejects a
 // code that does not fit in meta.CodeBits. It returns the metadata written.
 func WriteFile(ctx context.Context, path string, meta Metadata, src CodeSource, opt WriteOptions) (Metadata, error) {
 	written, err := writeFile(ctx, path, meta, src, opt)
@@ -130,10 +135,10 @@ func newTableWriter(ctx context.Context, meta *Metadata, src CodeSource, opt Wri
 	if err != nil {
 		return nil, fmt.Errorf("encoding metadata: params: %w", err)
 	}
-	if meta.Build.GoVersion == "" {
+	if meta.Build.GoVersion == "" && !opt.Reproducible {
 		meta.Build.GoVersion = runtime.Version()
 	}
-	if meta.Build.Created.IsZero() {
+	if meta.Build.Created.IsZero() && !opt.Reproducible {
 		meta.Build.Created = time.Now().UTC().Truncate(time.Second)
 	}
 	h := header{
