@@ -11,15 +11,15 @@ RACE_PKGS := ./builder/ ./build/ ./format/ ./tables/ ./cmd/tablesmith/ ./solver/
 # Each fuzz target's run in `make fuzz-short` (CI) and `make fuzz`.
 FUZZTIME ?= 10s
 
-.PHONY: all build tables test test-long bench bench-korf bench-big fuzz fuzz-short vet fmt clean
+.PHONY: all build tables tables-mill tables-mill-full test test-long bench bench-korf bench-big fuzz fuzz-short vet fmt clean
 
 all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/tablesmith
 
-# The default tables: the 8-puzzle under every index scheme and both goals, and the
-# Towers of Hanoi with 3 and 4 pegs. One summary line per table.
+# The default tables: the 8-puzzle under every index scheme and both goals, the
+# Towers of Hanoi with 3 and 4 pegs, and the Mühle sectors with at most 8 stones.
 tables: build
 	@mkdir -p $(DATA)
 	$(BIN) build eight --index lex          --workers $(WORKERS) -o $(DATA)/eight-lex.tsm
@@ -29,6 +29,18 @@ tables: build
 	$(BIN) build eight --index lex-half --goal blank-first --workers $(WORKERS) -o $(DATA)/eight-blank-first.tsm
 	$(BIN) build hanoi --pegs 3 --disks 12  --workers $(WORKERS) -o $(DATA)/hanoi-3x12.tsm
 	$(BIN) build hanoi --pegs 4 --disks 10  --workers $(WORKERS) -o $(DATA)/hanoi-4x10.tsm
+	$(BIN) build mill --max-stones 8 --workers $(WORKERS) -o $(DATA)/mill
+	$(BIN) query --json $(DATA)/mill "WWW.....BBB............. B"
+
+# Nine Men's Morris: every sector with at most 10 stones (a couple of minutes), and all 49
+# sectors (an overnight run; interrupted, the same command resumes pair by pair).
+tables-mill: build
+	@mkdir -p $(DATA) bench
+	$(TIME) $(BIN) build mill --max-stones 10 --workers $(WORKERS) -o $(DATA)/mill10 2>&1 | tee bench/mill10.txt
+
+tables-mill-full: build
+	@mkdir -p $(DATA) bench
+	$(TIME) $(BIN) build mill --max-stones 18 --workers $(WORKERS) -o $(DATA)/mill-full 2>&1 | tee -a bench/mill-full.txt
 
 test:
 	$(GO) test -count=1 ./...

@@ -176,7 +176,7 @@ func MillPair(ctx context.Context, dir string, p Pair, opt MillOptions) (built b
 	var infos []tables.SectorInfo
 	for i, s := range p.Sectors() {
 		lo, hi := sp.off[i], sp.off[i+1]
-		info, err := writeSector(ctx, dir, s[0], s[1], res.Depth[lo:hi], opt)
+		info, err := writeSector(ctx, dir, s[0], s[1], hi-lo, func(i uint64) uint16 { return res.Depth(lo + i) }, opt)
 		if err != nil {
 			return false, err
 		}
@@ -198,22 +198,22 @@ func MillPair(ctx context.Context, dir string, p Pair, opt MillOptions) (built b
 func sectorFile(w, b int) string { return fmt.Sprintf("sector-%d-%d.tsm", w, b) }
 
 // writeSector writes one sector's values (0: draw, else 1 + remoteness) as a WDL table.
-func writeSector(ctx context.Context, dir string, w, b int, depth []uint16, opt MillOptions) (tables.SectorInfo, error) {
+func writeSector(ctx context.Context, dir string, w, b int, n uint64, depth func(uint64) uint16, opt MillOptions) (tables.SectorInfo, error) {
 	maxR := 0
-	for _, d := range depth {
-		maxR = max(maxR, int(d))
+	for i := range n {
+		maxR = max(maxR, int(depth(i)))
 	}
-	enc, err := values.WDLBits(uint64(maxR))
+	enc, err := values.WDLBits(uint64(max(maxR-1, 0))) // depth is 1 + the remoteness
 	if err != nil {
 		return tables.SectorInfo{}, err
 	}
 	params, _ := json.Marshal(mill.Params{W: w, B: b})
 	meta := format.Metadata{Game: mill.Game{}.Name(), Params: params, Index: mill.SchemeClassRank,
-		Encoding: values.EncodingWDL, Slots: uint64(len(depth)), CodeBits: enc.Bits,
+		Encoding: values.EncodingWDL, Slots: n, CodeBits: enc.Bits,
 		Build: format.Build{Tool: "tablesmith"}} // reproducible: the volatile part goes to the manifest
 	src := func(dst []uint32, start uint64) {
 		for i := range dst {
-			dst[i] = uint32(depth[start+uint64(i)]) + 1 // 0 (draw) → code 1, 1 + r → code 2 + r
+			dst[i] = uint32(depth(start+uint64(i))) + 1 // 0 (draw) → code 1, 1 + r → code 2 + r
 		}
 	}
 	path := filepath.Join(dir, sectorFile(w, b))
@@ -230,8 +230,8 @@ func writeSector(ctx context.Context, dir string, w, b int, depth []uint16, opt 
 	if err != nil {
 		return tables.SectorInfo{}, err
 	}
-	return tables.SectorInfo{Sector: mill.SectorName(w, b), File: sectorFile(w, b), Classes: uint64(len(depth)),
-		Slots: uint64(len(depth)), Wins: sum.Wins, Losses: sum.Losses, Draws: sum.Draws,
+	return tables.SectorInfo{Sector: mill.SectorName(w, b), File: sectorFile(w, b), Classes: n,
+		Slots: n, Wins: sum.Wins, Losses: sum.Losses, Draws: sum.Draws,
 		MaxWin: sum.MaxWin, MaxLoss: sum.MaxLoss, Bytes: st.Size(), SHA256: hash}, nil
 }
 

@@ -75,10 +75,10 @@ type RetroProgress struct {
 	Elapsed time.Duration
 }
 
-// RetroResult is a finished analysis: per slot, 0 for a draw or 1 + the remoteness (odd
-// remoteness: a win, even: a loss), and the counts.
+// RetroResult is a finished analysis: per slot (Depth), 0 for a draw or 1 + the
+// remoteness (odd remoteness: a win, even: a loss), and the counts.
 type RetroResult struct {
-	Depth                []uint16
+	st                   []uint64
 	Wins, Losses, Draws  uint64
 	MaxWin, MaxLoss      int // -1: none
 	Elapsed              time.Duration
@@ -231,10 +231,9 @@ func Retrograde(ctx context.Context, sp RetroSpace, opt RetroOptions) (*RetroRes
 			break
 		}
 	}
-	res := &RetroResult{Depth: make([]uint16, n), MaxWin: -1, MaxLoss: -1, InitTime: initTime}
-	for s, x := range st {
+	res := &RetroResult{st: st, MaxWin: -1, MaxLoss: -1, InitTime: initTime}
+	for _, x := range st {
 		dd := uint16(x & depthMask)
-		res.Depth[s] = dd
 		switch {
 		case dd == 0:
 			res.Draws++
@@ -250,6 +249,12 @@ func Retrograde(ctx context.Context, sp RetroSpace, opt RetroOptions) (*RetroRes
 	res.DepthsTime = res.Elapsed - initTime
 	return res, nil
 }
+
+// Depth is slot s's value: 0 for a draw, else 1 + the remoteness (odd remoteness: a win).
+func (r *RetroResult) Depth(s uint64) uint16 { return uint16(r.st[s] & depthMask) }
+
+// Slots is the number of slots solved.
+func (r *RetroResult) Slots() uint64 { return uint64(len(r.st)) }
 
 // setDepth decides an undecided position at depth+1 = v; it reports whether it did.
 func setDepth(p *uint64, v uint64) bool {
