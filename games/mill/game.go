@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"math/bits"
+
+	"github.com/tablesmith/tablesmith/internal/notation"
 )
 
 // Game describes Nine Men's Morris to the game registry (package games): one table per
@@ -85,7 +87,7 @@ func (s *Space) parseIn(state string) (own, opp uint32, err error) {
 	}
 	own, opp = p.OwnOpp()
 	if w, b := bits.OnesCount32(own), bits.OnesCount32(opp); w != s.w || b != s.b {
-		return 0, 0, fmt.Errorf("%w %s: sector %s, this table holds sector %s", ErrPosition, quote(state), SectorName(w, b), SectorName(s.w, s.b))
+		return 0, 0, fmt.Errorf("%w %s: sector %s, this table holds sector %s", ErrPosition, notation.Quote(state), SectorName(w, b), SectorName(s.w, s.b))
 	}
 	return own, opp, nil
 }

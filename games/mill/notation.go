@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tablesmith/tablesmith/internal/notation"
 )
 
 // ErrPosition is wrapped by every error about a malformed position, so callers can tell
@@ -78,24 +80,6 @@ func (p Position) String() string {
 	return string(buf[:])
 }
 
-// maxQuoted is the number of characters of a bad input an error quotes.
-const maxQuoted = 80
-
-// quote quotes s for an error message, cut to maxQuoted characters.
-func quote(s string) string {
-	if utf8.RuneCountInString(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	n := 0
-	for i := range s {
-		if n == maxQuoted {
-			return strconv.Quote(s[:i]) + "…"
-		}
-		n++
-	}
-	return strconv.Quote(s)
-}
-
 // Parse reads a moving-phase position: 24 characters W, B or . for points 1..24, a space
 // and the side to move, W or B, optionally followed by the stones in hand as "W:0 B:0"
 // (only zero is accepted: the placement phase is not supported). Surrounding white space
@@ -103,7 +87,7 @@ func quote(s string) string {
 // (its first 80 characters).
 func Parse(s string) (Position, error) {
 	fail := func(format string, args ...any) (Position, error) {
-		return Position{}, fmt.Errorf("%w %s: %s", ErrPosition, quote(s), fmt.Sprintf(format, args...))
+		return Position{}, fmt.Errorf("%w %s: %s", ErrPosition, notation.Quote(s), fmt.Sprintf(format, args...))
 	}
 	fields := strings.Fields(s)
 	if len(fields) == 0 {
@@ -138,7 +122,7 @@ func Parse(s string) (Position, error) {
 	case "B":
 		p.ToMove = Black
 	default:
-		return fail("side to move %s, want W or B", quote(fields[1]))
+		return fail("side to move %s, want W or B", notation.Quote(fields[1]))
 	}
 	if err := checkInHand(fields[2:]); err != "" {
 		return fail("%s", err)
@@ -166,13 +150,13 @@ func checkInHand(fields []string) string {
 		return ""
 	case len(fields) != 2 || !strings.HasPrefix(fields[0], "W:") || !strings.HasPrefix(fields[1], "B:"):
 		return fmt.Sprintf("unexpected %s after the side to move, want nothing or stones in hand as W:n B:m",
-			quote(strings.Join(fields, " ")))
+			notation.Quote(strings.Join(fields, " ")))
 	}
 	var hand [2]int
 	for i, f := range fields {
 		n, err := strconv.Atoi(f[2:])
 		if err != nil || n < 0 || n > MaxStones {
-			return fmt.Sprintf("stones in hand %s, want a number 0 to %d", quote(f), MaxStones)
+			return fmt.Sprintf("stones in hand %s, want a number 0 to %d", notation.Quote(f), MaxStones)
 		}
 		hand[i] = n
 	}
@@ -186,7 +170,7 @@ func checkInHand(fields []string) string {
 // notation only, not whether the move is legal in some position.
 func ParseMove(s string) (Move, error) {
 	fail := func(format string, args ...any) (Move, error) {
-		return Move{}, fmt.Errorf("%w %s: %s", ErrMove, quote(s), fmt.Sprintf(format, args...))
+		return Move{}, fmt.Errorf("%w %s: %s", ErrMove, notation.Quote(s), fmt.Sprintf(format, args...))
 	}
 	from, rest, ok := strings.Cut(s, "-")
 	if !ok {
@@ -205,7 +189,7 @@ func ParseMove(s string) (Move, error) {
 		}
 		n, err := strconv.Atoi(f.text)
 		if err != nil || n < 1 || n > Points || f.text[0] == '+' || f.text[0] == '0' {
-			return fail("%s point %s, want 1 to %d", f.name, quote(f.text), Points)
+			return fail("%s point %s, want 1 to %d", f.name, notation.Quote(f.text), Points)
 		}
 		*f.dst = Point(n - 1)
 	}
