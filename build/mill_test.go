@@ -171,3 +171,7 @@ func TestMillCorruptSectorNeverAnswersWrong(t *testing.T) {
 		tab.Close()
 	}
 }
+
+// tempDirOutsideTest makes a directory that outlives one test (for benchmarks sharing a
+// built set).
+func tempDirOutsideTest(prefix string) (string, error) { return os.MkdirTemp("", prefix+"-*") }
