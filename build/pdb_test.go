@@ -616,3 +616,41 @@ func TestPDBRebuildKeepsOldSet(t *testing.T) {
 	}
 	probe()
 }
+
+// TestPDBInflatedGroupRefused: a group file resealed with every value raised (valid
+// checksums) would make the heuristic inadmissible — IDA* would never finish, even on the
+// goal. Loading the set refuses it.
+func TestPDBInflatedGroupRefused(t *testing.T) {
+	t.Parallel()
+	dir := pdbSmallSet(t)
+	path := groupFile(t, dir, 0)
+	r, err := format.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := r.Meta()
+	codes := make([]uint32, meta.Slots)
+	if err := r.Codes(codes, 0); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	for i := range codes {
+		codes[i] = min(codes[i]+1, 1<<meta.CodeBits-1)
+	}
+	meta.CodeCounts = nil
+	if _, err := format.WriteFile(context.Background(), path, meta, func(dst []uint32, start uint64) { copy(dst, codes[start:]) }, format.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := tables.OpenPDBSet(dir); err == nil || !errors.Is(err, format.ErrCorrupt) || !strings.Contains(err.Error(), "goal") {
+		if s != nil {
+			s.Close()
+		}
+		t.Fatalf("OpenPDBSet of an inflated group: %v", err)
+	}
+	if s, err := tables.OpenSet(dir); err == nil || !errors.Is(err, format.ErrCorrupt) {
+		if s != nil {
+			s.Close()
+		}
+		t.Fatalf("OpenSet of an inflated group: %v", err)
+	}
+}
