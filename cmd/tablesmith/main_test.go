@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -216,5 +217,25 @@ func TestDevFull(t *testing.T) {
 	err = cmd.Run()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitFail || !strings.Contains(errb.String(), "no space left") {
 		t.Fatalf("query > /dev/full: %v, stderr %q", err, errb.String())
+	}
+}
+
+// TestLongInputLine: a runaway stdin line is answered with an error of its own that
+// repeats at most a short prefix, costs no more memory than the cap, and the next line
+// is still answered.
+func TestLongInputLine(t *testing.T) { // not parallel: it measures allocation
+	table := eightTable(t)
+	in := strings.Repeat("1", 1<<20) + "\n123456780\n"
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	code, out, _ := runCmd(t, in, "query", "--json", table)
+	runtime.ReadMemStats(&after)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitFail || len(lines) != 2 || !strings.Contains(lines[0], "longer than 4096 bytes") ||
+		len(lines[0]) > 300 || !strings.Contains(lines[1], `"remoteness":0`) {
+		t.Fatalf("exit %d:\n%.400s", code, out)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
+		t.Errorf("a 1 MB line allocated %d bytes", grew)
 	}
 }
