@@ -8,6 +8,9 @@ import (
 
 func TestBenchMillSmall(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("canonicalises every position of sector 3-3 five times")
+	}
 	code, out, stderr := runFunc(t, runBenchMill, "", "--sector", "3-3", "--bits", "64")
 	if code != exitOK || !strings.Contains(out, "sector 3-3: 169,626 classes, 2,691,920 positions") ||
 		!strings.Contains(out, "exact signature") || !strings.Contains(out, "2^64") {
