@@ -17,9 +17,9 @@ import (
 	"github.com/tablesmith/tablesmith/games/hanoi"
 )
 
-const benchArgs = "[eight|hanoi|korf|astar] [flags] [--json] (-h after the kind for its flags)"
+const benchArgs = "[eight|hanoi|korf|astar|mill] [flags] [--json] (-h after the kind for its flags)"
 
-// runBench dispatches the comparisons: eight (the default) and hanoi.
+// runBench dispatches the comparisons: eight (the default), hanoi, korf, astar and mill.
 func runBench(e *env, args []string) error {
 	kind := "eight"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -34,8 +34,10 @@ func runBench(e *env, args []string) error {
 		return runBenchKorf(e, args)
 	case "astar":
 		return runBenchAStar(e, args)
+	case "mill":
+		return runBenchMill(e, args)
 	}
-	return fmt.Errorf("%w: unknown benchmark %q (want eight, hanoi, korf or astar)", errUsage, kind)
+	return fmt.Errorf("%w: unknown benchmark %q (want eight, hanoi, korf, astar or mill)", errUsage, kind)
 }
 
 // addBFSBenchFlags adds the flags the BFS benches (eight, hanoi) share.
@@ -45,15 +47,23 @@ func addBFSBenchFlags(fs *flag.FlagSet) (workers *int, asJSON *bool) {
 	return workers, asJSON
 }
 
-// parseBFSBenchFlags parses args into fs and checks them: no positional arguments and
-// --workers (the flag addBFSBenchFlags returned) at least 1.
-func parseBFSBenchFlags(fs *flag.FlagSet, args []string, workers *int) error {
+// parseNoArgs parses args into fs and rejects positional arguments.
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 0 {
 		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
+	}
+	return nil
+}
+
+// parseBFSBenchFlags parses args into fs and checks them: no positional arguments and
+// --workers (the flag addBFSBenchFlags returned) at least 1.
+func parseBFSBenchFlags(fs *flag.FlagSet, args []string, workers *int) error {
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
 	}
 	if *workers < 1 {
 		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
@@ -139,16 +149,10 @@ func runBenchEight(e *env, args []string) error {
 			BFSMs        float64  `json:"bfs_ms"`
 			Counts       []uint64 `json:"counts"`
 		}
-		num := func(x float64) *float64 {
-			if math.IsNaN(x) {
-				return nil
-			}
-			return &x
-		}
 		var out []jsonRow
 		for _, r := range rows {
-			out = append(out, jsonRow{r.Scheme, num(r.RankNs), num(r.UnrankNs), num(r.UpdateNs), r.Slots,
-				num(r.SlotsPerPerm), r.TableBytes, float64(r.BFS.Microseconds()) / 1000, r.Counts})
+			out = append(out, jsonRow{r.Scheme, nilIfNaN(r.RankNs), nilIfNaN(r.UnrankNs), nilIfNaN(r.UpdateNs), r.Slots,
+				nilIfNaN(r.SlotsPerPerm), r.TableBytes, float64(r.BFS.Microseconds()) / 1000, r.Counts})
 		}
 		return json.NewEncoder(e.stdout).Encode(out)
 	}
@@ -177,6 +181,14 @@ func runBenchEight(e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "every scheme found the same %d distance levels (%s states, max remoteness %d)\n",
 		len(rows[0].Counts), commas(sum(rows[0].Counts)), len(rows[0].Counts)-1)
 	return nil
+}
+
+// nilIfNaN returns nil for NaN (what a scheme cannot do: null in JSON), else &x.
+func nilIfNaN(x float64) *float64 {
+	if math.IsNaN(x) {
+		return nil
+	}
+	return &x
 }
 
 func sum(xs []uint64) uint64 {

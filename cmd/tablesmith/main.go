@@ -42,7 +42,7 @@ func commands() []command {
 		{"info", infoArgs, "show the metadata and counts of a table or a set", runInfo},
 		{"verify", verifyArgs, "check checksums, counts and the values themselves", runVerify},
 		{"solve", "[--algo astar|idastar] [--heuristic H] [--pdb DIR] [--json] [STATE ...]", "solve states optimally (from stdin when none are given)", runSolve},
-		{"bench", benchArgs, "compare index schemes side by side (8-puzzle, Hanoi)", runBench},
+		{"bench", benchArgs, "compare index schemes side by side (8-puzzle, Hanoi, Mühle)", runBench},
 	}
 }
 

@@ -151,6 +151,7 @@ func TestUsageErrors(t *testing.T) {
 		{"build", "eight", "--bogus", "-o", "x"}, {"build", "eight", "--rows", "4", "-o", "x"},
 		{"build", "hanoi", "--disks", "3", "--goal", "blank-first", "-o", "x"}, {"build", "eight", "--workers", "0", "-o", "x"},
 		{"bench", "hanoi", "--workers", "-3"}, {"bench", "hanoi", "--pegs", "9"}, {"bench", "nine"},
+		{"bench", "mill", "--sector", "2-4"}, {"bench", "mill", "--sector", "54"}, {"bench", "mill", "--bits", "64,0"},
 		{"solve", "--timeout", "-1s", "123456780"}, {"verify", "--workers", "0", "x"},
 	} {
 		code, _, stderr := runCmd(t, "", args...)
