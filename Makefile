@@ -56,6 +56,7 @@ bench: build
 	$(BIN) bench eight --workers $(WORKERS) | tee bench/schemes.txt
 	$(BIN) bench hanoi --pegs 4 --disks 12 --workers $(WORKERS) | tee bench/hanoi.txt
 	$(BIN) bench astar --instances 1000 | tee bench/astar.txt
+	$(BIN) bench mill --sector 5-4 | tee bench/mill.txt
 
 # The 7-8 additive pattern databases of the 15-puzzle (blank-first goal, as Korf's
 # instances), built once into data/.
