@@ -8,21 +8,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tablesmith/tablesmith/tables"
-	"github.com/tablesmith/tablesmith/values"
+	"github.com/tablesmith/tablesmith/serve"
 )
 
 const queryArgs = "[--json] [--path] FILE|DIR [STATE ...]"
-
-// queryLine is one answer of `query --json`; fields absent from an answer are omitted.
-type queryLine struct {
-	State      string   `json:"state"`
-	Remoteness *int     `json:"remoteness,omitempty"`
-	Bound      *int     `json:"bound,omitempty"` // pattern databases: the lower bound
-	Reachable  *bool    `json:"reachable,omitempty"`
-	Path       []string `json:"path,omitempty"`
-	Error      string   `json:"error,omitempty"`
-}
 
 func runQuery(e *env, args []string) error {
 	fs := newFlags(e, "query", queryArgs)
@@ -35,37 +24,23 @@ func runQuery(e *env, args []string) error {
 	if len(pos) == 0 {
 		return fmt.Errorf("%w: missing table FILE", errUsage)
 	}
-	var t answerer
-	if tables.IsSet(pos[0]) {
-		s, err := tables.OpenSet(pos[0])
-		if err != nil {
-			return err
-		}
-		defer s.Close()
-		t = s
-	} else {
-		tab, err := tables.Open(pos[0])
-		if err != nil {
-			return err
-		}
-		defer tab.Close()
-		t = tab
+	src, err := serve.OpenSource(pos[0])
+	if err != nil {
+		return err
 	}
+	defer src.Close()
 
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
 	failed := false
-	answer := func(state string) {
-		line := answerOne(t, state, *withPath)
+	write := func(line serve.Result) {
 		if line.Error != "" {
 			failed = true
 		}
 		writeQueryLine(out, *asJSON, line)
 	}
-	tooLong := func(prefix string) {
-		failed = true
-		writeQueryLine(out, *asJSON, queryLine{State: prefix + "…", Error: fmt.Sprintf("line longer than %d bytes", maxStateLine)})
-	}
+	answer := func(state string) { write(serve.Probe(src, state, serve.ProbeOptions{Path: *withPath})) }
+	tooLong := func(prefix string) { write(serve.TooLong(prefix)) }
 	// Answers are buffered while more input is already waiting, and flushed before the
 	// next read would block: a co-process gets each answer at once, a pipe of millions of
 	// states is not slowed by a write per line.
@@ -84,7 +59,7 @@ func runQuery(e *env, args []string) error {
 }
 
 // writeQueryLine prints one answer: a JSON object, or a line of text.
-func writeQueryLine(out io.Writer, asJSON bool, line queryLine) {
+func writeQueryLine(out io.Writer, asJSON bool, line serve.Result) {
 	if asJSON {
 		b, _ := json.Marshal(line)
 		out.Write(append(b, '\n'))
@@ -95,6 +70,12 @@ func writeQueryLine(out io.Writer, asJSON bool, line queryLine) {
 		fmt.Fprintf(out, "%s: error: %s\n", line.State, line.Error)
 	case line.Bound != nil:
 		fmt.Fprintf(out, "%s: at least %d moves (pattern-database bound)\n", line.State, *line.Bound)
+	case line.Value != "":
+		fmt.Fprintf(out, "%s: %s", line.State, line.Value)
+		if line.Remoteness != nil {
+			fmt.Fprintf(out, " in %d plies", *line.Remoteness)
+		}
+		fmt.Fprintln(out)
 	case line.Remoteness == nil:
 		fmt.Fprintf(out, "%s: unreachable (cannot reach the goal)\n", line.State)
 	default:
@@ -104,38 +85,4 @@ func writeQueryLine(out io.Writer, asJSON bool, line queryLine) {
 		}
 		fmt.Fprintln(out)
 	}
-}
-
-// answerer is a table or a set.
-type answerer interface {
-	Lookup(state string) (tables.Answer, error)
-}
-
-// answerOne looks up one state; problems become the line's error, never a failure of the
-// whole query, so that the other states are still answered.
-func answerOne(t answerer, state string, withPath bool) queryLine {
-	state = strings.TrimSpace(state)
-	a, err := t.Lookup(state)
-	if err != nil {
-		return queryLine{State: state, Error: err.Error()}
-	}
-	line := queryLine{State: a.State}
-	if a.Outcome == values.Bound {
-		b := a.Remoteness
-		line.Bound = &b
-		return line
-	}
-	if !a.Reachable {
-		f := false
-		line.Reachable = &f
-		return line
-	}
-	d := a.Remoteness
-	line.Remoteness = &d
-	if tab, ok := t.(*tables.Table); ok && withPath {
-		if line.Path, err = tab.Path(a.State); err != nil {
-			return queryLine{State: a.State, Error: err.Error()}
-		}
-	}
-	return line
 }
