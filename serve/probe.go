@@ -68,7 +68,9 @@ var ErrPathTooLong = errors.New("path too long")
 // TooLong is the result for an input line over MaxStateLine bytes that starts with prefix.
 func TooLong(prefix string) Result { return failed(prefix+"…", ErrLineTooLong) }
 
-func failed(state string, err error) Result { return Result{State: state, Error: err.Error(), err: err} }
+func failed(state string, err error) Result {
+	return Result{State: state, Error: err.Error(), err: err}
+}
 
 // Probe looks up one state in src and never fails as a whole: a problem is the result's
 // error, so that a stream of states goes on after a bad one.
