@@ -54,7 +54,8 @@ func SetDistributionSVG(info tables.SetInfo) []byte {
 	var ps []panel
 	for i, m := range info.Members {
 		p := panelOf(m)
-		p.title = fmt.Sprintf("%s — member %d of %d: %s", filepath.Base(info.Dir), i+1, len(info.Members), p.title)
+		p.title = fmt.Sprintf("%s, member %d of %d: %s", filepath.Base(info.Dir), i+1, len(info.Members), filepath.Base(m.File))
+		p.note = fmt.Sprintf("%s %s; %s", m.Game, compactJSON(m.Params), p.note)
 		ps = append(ps, p)
 	}
 	return drawSVG(ps)
@@ -124,8 +125,8 @@ func drawSVG(ps []panel) []byte {
 func (p panel) draw(w *bytes.Buffer) {
 	x0, y0 := float64(marginLeft), float64(panelHeight-marginBot) // the origin
 	pw, ph := float64(chartWidth-marginLeft-marginRight), float64(panelHeight-marginTop-marginBot)
-	fmt.Fprintf(w, `<text x="%d" y="18" font-size="14" font-weight="bold">%s</text>`+"\n", marginLeft, esc(p.title))
-	fmt.Fprintf(w, `<text x="%d" y="36" fill="#555555">%s</text>`+"\n", marginLeft, esc(p.note))
+	fmt.Fprintf(w, `<text x="%d" y="18" font-size="14" font-weight="bold">%s</text>`+"\n", marginLeft, esc(clip(p.title, 80)))
+	fmt.Fprintf(w, `<text x="%d" y="36" fill="#555555">%s</text>`+"\n", marginLeft, esc(clip(p.note, 105)))
 	var top uint64
 	for _, b := range p.bars {
 		top = max(top, b.count)
@@ -185,6 +186,14 @@ func niceStep(x float64) float64 {
 		}
 	}
 	return 10 * p
+}
+
+// clip cuts s to n characters, so that a line fits the chart.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 func esc(s string) string {
