@@ -96,10 +96,19 @@ func (b *browser) eval(js string) string {
 	return s
 }
 
-// waitFor polls the JavaScript predicate until it holds (10 s at most).
+// waitFor polls the JavaScript predicate until it holds (10 s at most). A poll that
+// starts while a navigation replaces the document loses its context: it is started again.
 func (b *browser) waitFor(what, predicate string) {
 	b.t.Helper()
-	_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](predicate, chromedp.WithPollingTimeout(10*time.Second)))
+	deadline := time.Now().Add(10 * time.Second)
+	var err error
+	for time.Now().Before(deadline) {
+		_, err = chromedp.Run(b.ctx, chromedp.Poll[bool](predicate, chromedp.WithPollingTimeout(time.Until(deadline))))
+		if err == nil || !strings.Contains(err.Error(), "Cannot find context") {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	if err != nil {
 		b.t.Fatalf("waiting for %s: %v (the page shows %q, error %q)", what, err,
 			b.eval(`document.querySelector('#verdict')?.textContent ?? ''`), b.eval(`document.querySelector('#error')?.textContent ?? ''`))
@@ -160,6 +169,7 @@ func TestExplorerInBrowser(t *testing.T) {
 		t.Errorf("the chart has %s bars, want 32", n)
 	}
 	b.waitValue("0") // the goal, by default
+	b.waitFor("the page to show the table picked", `document.body.dataset.shown === '#table=eight'`)
 
 	start := stateAt(t, tab, 10)
 	b.eval(`document.querySelector('#state-input').value = ''`)

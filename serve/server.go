@@ -201,9 +201,14 @@ func (s *Server) chart(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// probeOptions reads path=1 and moves=0 (both optional).
-func (s *Server) probeOptions(w http.ResponseWriter, r *http.Request) (ProbeOptions, bool) {
+// probeRequest returns the table a probe names and its options, path=1 and moves=0 (both
+// optional), or writes the error (404, 400) and returns nil.
+func (s *Server) probeRequest(w http.ResponseWriter, r *http.Request) (*entry, ProbeOptions) {
 	opt := ProbeOptions{MaxPath: s.opt.MaxPath, Moves: true}
+	e := s.entry(w, r)
+	if e == nil {
+		return nil, opt
+	}
 	q := r.URL.Query()
 	for _, f := range []struct {
 		name string
@@ -215,11 +220,11 @@ func (s *Server) probeOptions(w http.ResponseWriter, r *http.Request) (ProbeOpti
 		v, err := strconv.ParseBool(q.Get(f.name))
 		if err != nil {
 			writeError(w, http.StatusBadRequest, fmt.Sprintf("parameter %s=%q: want 0 or 1", f.name, q.Get(f.name)))
-			return opt, false
+			return nil, opt
 		}
 		*f.to = v
 	}
-	return opt, true
+	return e, opt
 }
 
 // statusOf is the HTTP status of a probe's error.
@@ -235,12 +240,8 @@ func statusOf(err error) int {
 
 // probe answers GET …/probe?state=S: one result, status 400 for a bad state.
 func (s *Server) probe(w http.ResponseWriter, r *http.Request) {
-	e := s.entry(w, r)
+	e, opt := s.probeRequest(w, r)
 	if e == nil {
-		return
-	}
-	opt, ok := s.probeOptions(w, r)
-	if !ok {
 		return
 	}
 	q := r.URL.Query()
@@ -259,12 +260,8 @@ func (s *Server) probe(w http.ResponseWriter, r *http.Request) {
 // probeStream answers POST …/probe: a state per line of the body, a result per line of
 // the answer (NDJSON), each flushed before the next read of the body would block.
 func (s *Server) probeStream(w http.ResponseWriter, r *http.Request) {
-	e := s.entry(w, r)
+	e, opt := s.probeRequest(w, r)
 	if e == nil {
-		return
-	}
-	opt, ok := s.probeOptions(w, r)
-	if !ok {
 		return
 	}
 	tooLarge := fmt.Sprintf("request body larger than %d bytes", s.opt.MaxBodyBytes)

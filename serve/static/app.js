@@ -195,11 +195,16 @@ function markChart(v) {
     !current.set && v !== undefined && Number(b.dataset.lo) <= v && v <= Number(b.dataset.hi)));
 }
 
-// showState probes state and draws the verdict, the board and the moves.
+// showState probes state and draws the verdict, the board and the moves. Only the
+// latest request is drawn, and body[data-shown] then names the URL hash it shows.
+let lastProbe = 0;
 async function showState(state) {
+  const seq = ++lastProbe, hash = location.hash;
+  const {ok, body: r} = await getJSON(`${apiBase(current)}/probe?state=${encodeURIComponent(state)}`);
+  if (seq !== lastProbe) return;
+  document.body.dataset.shown = hash;
   $('#state-input').value = state;
   $('#share').href = linkTo(current.name, state);
-  const {ok, body: r} = await getJSON(`${apiBase(current)}/probe?state=${encodeURIComponent(state)}`);
   if (!ok) {
     showError(r.error);
     return;
