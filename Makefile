@@ -7,11 +7,11 @@ BIN     := bin/tablesmith
 DATA    := data
 WORKERS ?= 2
 # Packages with concurrent code, tested again under the race detector.
-RACE_PKGS := ./builder/ ./build/ ./format/ ./tables/ ./cmd/tablesmith/ ./solver/ ./benchmarks/
+RACE_PKGS := ./builder/ ./build/ ./format/ ./tables/ ./serve/ ./cmd/tablesmith/ ./solver/ ./benchmarks/
 # Each fuzz target's run in `make fuzz-short` (CI) and `make fuzz`.
 FUZZTIME ?= 10s
 
-.PHONY: all build tables tables-mill tables-mill-full test test-long bench bench-korf bench-big fuzz fuzz-short vet fmt clean
+.PHONY: all build tables tables-mill tables-mill-full test test-long bench bench-serve bench-korf bench-big fuzz fuzz-short vet fmt clean
 
 all: build
 
@@ -57,6 +57,12 @@ bench: build
 	$(BIN) bench hanoi --pegs 4 --disks 12 --workers $(WORKERS) | tee bench/hanoi.txt
 	$(BIN) bench astar --instances 1000 | tee bench/astar.txt
 	$(BIN) bench mill --sector 5-4 | tee bench/mill.txt
+
+# The HTTP load test: 8 keep-alive clients on loopback probing random 8-puzzle states;
+# requests per second and p50/p99 latency.
+bench-serve:
+	@mkdir -p bench
+	$(GO) test -run '^$$' -bench BenchmarkServeProbe -benchtime 5s -count 3 ./serve/ | tee bench/serve.txt
 
 # The 7-8 additive pattern databases of the 15-puzzle (blank-first goal, as Korf's
 # instances), built once into data/.

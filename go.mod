@@ -4,9 +4,14 @@ go 1.26.0
 
 require (
 	github.com/bits-and-blooms/bitset v1.29.0
+	github.com/chromedp/chromedp v0.23.0
 	github.com/klauspost/compress v1.20.3
 	golang.org/x/sync v0.24.0
 	golang.org/x/term v0.47.0
 )
 
-require golang.org/x/sys v0.49.0 // indirect
+require (
+	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+)

@@ -11,14 +11,17 @@ import (
 	"time"
 
 	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/internal/safefile"
+	"github.com/tablesmith/tablesmith/serve"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
-const infoArgs = "[--json] FILE|DIR"
+const infoArgs = "[--json] [--plot FILE.svg|-] FILE|DIR"
 
 func runInfo(e *env, args []string) error {
 	fs := newFlags(e, "info", infoArgs)
 	asJSON := fs.Bool("json", false, "print the metadata as one JSON object")
+	plot := fs.String("plot", "", "also draw the value distribution as an SVG chart into `FILE` (- for stdout, instead of the metadata)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -33,6 +36,9 @@ func runInfo(e *env, args []string) error {
 		}
 		defer s.Close()
 		info := s.Info()
+		if done, err := writePlot(e, *plot, serve.SetDistributionSVG(info)); done || err != nil {
+			return err
+		}
 		if *asJSON {
 			return writeJSON(e, info)
 		}
@@ -51,10 +57,26 @@ func runInfo(e *env, args []string) error {
 	}
 	defer t.Close()
 	info := t.Info()
+	if done, err := writePlot(e, *plot, serve.DistributionSVG(info)); done || err != nil {
+		return err
+	}
 	if *asJSON {
 		return writeJSON(e, info)
 	}
 	return writeText(e, func(w io.Writer) { printTableInfo(w, pos[0], info) })
+}
+
+// writePlot writes the chart for --plot: to stdout for "-" (and then info is done), or to
+// a file, through a temporary file renamed into place.
+func writePlot(e *env, path string, svg []byte) (done bool, err error) {
+	switch path {
+	case "":
+		return false, nil
+	case "-":
+		_, err := e.stdout.Write(svg)
+		return true, err
+	}
+	return false, safefile.WriteFile(path, svg, 0o644)
 }
 
 func printTableInfo(w io.Writer, file string, info tables.Info) {

@@ -43,6 +43,7 @@ func commands() []command {
 		{"verify", verifyArgs, "check checksums, counts and the values themselves", runVerify},
 		{"solve", "[--algo astar|idastar] [--heuristic H] [--pdb DIR] [--json] [STATE ...]", "solve states optimally (from stdin when none are given)", runSolve},
 		{"bench", benchArgs, "compare index schemes side by side (8-puzzle, Hanoi, Mühle)", runBench},
+		{"serve", serveArgs, "serve tables over HTTP: a JSON API and an explorer page", runServe},
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/serve"
 	"github.com/tablesmith/tablesmith/solver"
 	"github.com/tablesmith/tablesmith/tables"
 )
@@ -235,7 +236,7 @@ func runSolve(e *env, args []string) error {
 	}
 	tooLong := func(prefix string) {
 		failed = true
-		writeSolveLine(out, *asJSON, solveLine{State: prefix + "…", Error: fmt.Sprintf("line longer than %d bytes", maxStateLine)})
+		writeSolveLine(out, *asJSON, solveLine{State: prefix + "…", Error: serve.ErrLineTooLong.Error()})
 		out.Flush()
 	}
 	if err := forEachState(ctx, states, e.stdin, answer, tooLong, func() {}); err != nil {

@@ -229,6 +229,23 @@ func Slide(board []uint8, blank, from int) {
 	board[from] = 0
 }
 
+// NeighborStates parses a whole board and returns the boards one move away, in canonical
+// notation and in the order of Neighbors of the blank (up, left, right, down).
+func (g *Geometry) NeighborStates(state string) ([]string, error) {
+	board, err := g.Parse(state)
+	if err != nil {
+		return nil, err
+	}
+	blank := Blank(board)
+	var out []string
+	for _, from := range g.Neighbors(blank) {
+		Slide(board, blank, int(from))
+		out = append(out, g.Format(board))
+		Slide(board, int(from), blank)
+	}
+	return out, nil
+}
+
 // cellDist is the Manhattan distance between two cells.
 func (g *Geometry) cellDist(a, b int) int {
 	return absDiff(g.row[a], g.row[b]) + absDiff(g.col[a], g.col[b])

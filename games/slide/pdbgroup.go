@@ -137,6 +137,10 @@ func (g *PDBGroup) Normalize(state string) (string, error) {
 	return g.geo.Format(board), nil
 }
 
+// Neighbors returns the whole boards one move away from state (see
+// Geometry.NeighborStates), so that a set's answer can be given for every move.
+func (g *PDBGroup) Neighbors(state string) ([]string, error) { return g.geo.NeighborStates(state) }
+
 // PDBConnected is set in an entry NewMoves returns when the cells free of group tiles form
 // one region after the move, so the blank can be anywhere among them at no cost.
 const PDBConnected = 1 << 63

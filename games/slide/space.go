@@ -260,20 +260,7 @@ func (s *Space) SlotOf(board, pos []uint8) (slot uint64, ok bool) {
 
 // Neighbors returns the states one move away, in the order of Geometry.Neighbors of the
 // blank (up, left, right, down).
-func (s *Space) Neighbors(state string) ([]string, error) {
-	board, err := s.geo.Parse(state)
-	if err != nil {
-		return nil, err
-	}
-	blank := Blank(board)
-	var out []string
-	for _, from := range s.geo.Neighbors(blank) {
-		Slide(board, blank, int(from))
-		out = append(out, s.geo.Format(board))
-		Slide(board, int(from), blank)
-	}
-	return out, nil
-}
+func (s *Space) Neighbors(state string) ([]string, error) { return s.geo.NeighborStates(state) }
 
 // Normalize returns state in canonical notation.
 func (s *Space) Normalize(state string) (string, error) {

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/tablesmith/tablesmith/serve"
+)
+
+const serveArgs = "[--addr 127.0.0.1:8080] PATH..."
+
+// The HTTP server's limits: a slow or stuck client cannot hold a connection for ever,
+// and a POST stream of 8 MiB of states has a minute to arrive and be answered.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = time.Minute
+	writeTimeout      = 2 * time.Minute
+	idleTimeout       = 2 * time.Minute
+	maxHeaderBytes    = 64 << 10
+	shutdownTimeout   = 10 * time.Second
+)
+
+// runServe serves the tables until SIGINT or SIGTERM, then lets requests in flight finish
+// (for up to shutdownTimeout) before it returns.
+func runServe(e *env, args []string) error {
+	fs := newFlags(e, "serve", serveArgs)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return fmt.Errorf("%w: name at least one table FILE, set DIR or DIR of tables", errUsage)
+	}
+	logger := log.New(e.stderr, "tablesmith serve: ", log.LstdFlags)
+	srv, err := serve.New(pos, serve.Options{ErrorLog: logger})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          logger,
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	if err := printf(e, "serving %s at http://%s/\n", strings.Join(srv.Names(), ", "), ln.Addr()); err != nil {
+		hs.Close()
+		return err
+	}
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	stop()
+	fmt.Fprintln(e.stderr, "tablesmith serve: shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutting down: %w", err)
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,136 @@
+package serve_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tablesmith/tablesmith/build"
+	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/serve"
+)
+
+// The tables the tests serve, built once per test binary into one directory:
+//
+//	eight.tsm        the 8-puzzle, every state (lex)
+//	hanoi.tsm        Towers of Hanoi, 4 pegs × 5 disks
+//	hanoi3.tsm       Towers of Hanoi, 3 pegs × 6 disks
+//	pdb8/            a pattern-database set of the 8-puzzle, tiles 1-4 / 5-8
+//
+// and beside it, never named to a server, hidden/secret.tsm (a copy of eight.tsm): the
+// path-traversal tests check no request ever reaches it.
+var (
+	fixOnce sync.Once
+	fixDir  string
+	fixErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if fixDir != "" {
+		os.RemoveAll(fixDir)
+	}
+	os.Exit(code)
+}
+
+// fixtures returns the directory of the served tables (see above).
+func fixtures(t testing.TB) string {
+	t.Helper()
+	fixOnce.Do(func() { fixDir, fixErr = buildFixtures() })
+	if fixErr != nil {
+		t.Fatal(fixErr)
+	}
+	return filepath.Join(fixDir, "served")
+}
+
+func buildFixtures() (string, error) {
+	root, err := os.MkdirTemp("", "tablesmith-serve-test-*")
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(root, "served")
+	if err := errors.Join(os.MkdirAll(dir, 0o755), os.MkdirAll(filepath.Join(root, "hidden"), 0o755)); err != nil {
+		return root, err
+	}
+	ctx := context.Background()
+	for _, p := range []struct{ file, game, params, index string }{
+		{"eight.tsm", "slide", `{"rows":3,"cols":3,"goal":"blank-last"}`, "lex"},
+		{"hanoi.tsm", "hanoi", `{"pegs":4,"disks":5}`, ""},
+		{"hanoi3.tsm", "hanoi", `{"pegs":3,"disks":6}`, ""},
+	} {
+		in, err := games.Open(p.game, json.RawMessage(p.params), p.index)
+		if err != nil {
+			return root, err
+		}
+		if _, err := build.Puzzle(ctx, in, filepath.Join(dir, p.file), build.PuzzleOptions{Workers: 2}); err != nil {
+			return root, err
+		}
+	}
+	spec := build.PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}}
+	if _, err := build.PDBSet(ctx, filepath.Join(dir, "pdb8"), spec, build.PDBOptions{Workers: 2}); err != nil {
+		return root, err
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "eight.tsm"))
+	if err == nil {
+		err = os.WriteFile(filepath.Join(root, "hidden", "secret.tsm"), b, 0o644)
+	}
+	return root, err
+}
+
+// newServer serves paths (default: the fixtures directory) on a loopback test server.
+func newServer(t testing.TB, opt serve.Options, paths ...string) (*serve.Server, *httptest.Server) {
+	t.Helper()
+	if len(paths) == 0 {
+		paths = []string{fixtures(t)}
+	}
+	s, err := serve.New(paths, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(func() { ts.Close(); s.Close() })
+	return s, ts
+}
+
+// get fetches url and returns the status, the Content-Type and the body.
+func get(t testing.TB, url string) (int, string, string) {
+	t.Helper()
+	return do(t, http.MethodGet, url, nil)
+}
+
+func do(t testing.TB, method, url string, body io.Reader) (int, string, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.StatusCode, res.Header.Get("Content-Type"), string(b)
+}
+
+// decode parses one JSON object.
+func decode(t testing.TB, s string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(strings.TrimSpace(s)), &m); err != nil {
+		t.Fatalf("not a JSON object: %v: %q", err, s)
+	}
+	return m
+}

@@ -1,0 +1,59 @@
+package serve
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"strings"
+)
+
+// MaxStateLine bounds one line of states (the CLI's stdin, the API's POST body): a longer
+// line is answered with an error of its own and skipped, so that one bad line never stops
+// the stream. The longest notation (a 5×5 board with separators) is under 100 bytes; the
+// bound keeps a runaway line from costing memory.
+const MaxStateLine = 4 << 10
+
+// ReadStates calls answer for every non-empty line of r, trimmed of surrounding space.
+// tooLong is called instead for a line over MaxStateLine with its first 80 bytes; idle is
+// called before a read that may block (to flush answers already written). It stops when
+// ctx is done and returns only read errors.
+func ReadStates(ctx context.Context, r io.Reader, answer func(state string), tooLong func(prefix string), idle func()) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for ctx.Err() == nil {
+		if br.Buffered() == 0 {
+			idle()
+		}
+		line, long, err := readLine(br)
+		if long {
+			tooLong(line)
+		} else if s := strings.TrimSpace(line); s != "" {
+			answer(s)
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readLine reads one line; for a line over MaxStateLine it returns the first 80 bytes,
+// long = true, and discards the rest of the line.
+func readLine(r *bufio.Reader) (line string, long bool, err error) {
+	var b []byte
+	for {
+		chunk, isPrefix, err := r.ReadLine()
+		if len(b) <= MaxStateLine {
+			b = append(b, chunk...)
+		}
+		if err != nil || !isPrefix {
+			if len(b) > MaxStateLine {
+				return string(b[:80]), true, err
+			}
+			return string(b), false, err
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package serve
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/tablesmith/tablesmith/tables"
+)
+
+// entry is one table or set the server answers from; its JSON is an item of the list.
+type entry struct {
+	Name   string          `json:"name"`   // the URL name, unique
+	Kind   string          `json:"kind"`   // the game's kind: puzzle, pdb, two-player
+	Game   string          `json:"game"`   // the registry's game name: the page's board renderer
+	Params json.RawMessage `json:"params"` // the game's parameters (board size, pegs, …)
+	Set    bool            `json:"set"`    // info is a tables.SetInfo, not a tables.Info
+	Info   any             `json:"info"`
+
+	src   Source
+	chart []byte // the distribution SVG, drawn once
+}
+
+// add opens path: a set directory, a table file, or (top level only) a directory whose
+// table files and set directories are each added.
+func (s *Server) add(path string, top bool) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	switch {
+	case tables.IsSet(path):
+		set, err := tables.OpenSet(path)
+		if err != nil {
+			return err
+		}
+		s.addSet(path, set)
+	case st.IsDir() && top:
+		des, err := os.ReadDir(path)
+		if err != nil {
+			return err
+		}
+		n := len(s.entries)
+		for _, de := range des {
+			sub := filepath.Join(path, de.Name())
+			if de.Type().IsRegular() && strings.HasSuffix(de.Name(), ".tsm") || de.IsDir() && tables.IsSet(sub) {
+				if err := s.add(sub, false); err != nil {
+					return err
+				}
+			}
+		}
+		if len(s.entries) == n {
+			return fmt.Errorf("serve: %s holds no table file (*.tsm) and no set", path)
+		}
+	case st.IsDir():
+		return fmt.Errorf("serve: %s is a directory but not a set", path)
+	default:
+		t, err := tables.Open(path)
+		if err != nil {
+			return err
+		}
+		s.addTable(path, t)
+	}
+	return nil
+}
+
+func (s *Server) addTable(path string, t *tables.Table) {
+	info := t.Info()
+	info.File = filepath.Base(info.File) // no server paths in answers
+	in := t.Instance()
+	s.insert(&entry{Name: s.uniqueName(path), Kind: in.Game.Kind(), Game: in.Game.Name(), Params: info.Params,
+		Info: info, src: t, chart: DistributionSVG(info)})
+}
+
+func (s *Server) addSet(path string, set *tables.Set) {
+	info := set.Info()
+	info.Dir = filepath.Base(filepath.Clean(info.Dir))
+	for i := range info.Members {
+		info.Members[i].File = filepath.Base(info.Members[i].File)
+	}
+	e := &entry{Name: s.uniqueName(path), Set: true, Info: info, src: set, chart: SetDistributionSVG(info)}
+	if ts := set.Tables(); len(ts) > 0 {
+		in := ts[0].Instance()
+		e.Kind, e.Game, e.Params = in.Game.Kind(), in.Game.Name(), info.Members[0].Params
+	}
+	if m := set.PDBManifest(); m != nil { // the board, not the first group's tiles
+		e.Params, _ = json.Marshal(struct {
+			Rows int    `json:"rows"`
+			Cols int    `json:"cols"`
+			Goal string `json:"goal"`
+		}{m.Rows, m.Cols, m.Goal})
+	}
+	s.insert(e)
+}
+
+func (s *Server) insert(e *entry) {
+	s.entries = append(s.entries, e)
+	s.byName[e.Name] = e
+}
+
+// uniqueName names a table after its file (without .tsm) or directory, keeping letters,
+// digits, '.', '_' and '-' (anything else becomes '-'), and numbering repeats: eight,
+// eight-2, eight-3.
+func (s *Server) uniqueName(path string) string {
+	base := strings.TrimSuffix(filepath.Base(filepath.Clean(path)), ".tsm")
+	name := []byte(base)
+	for i, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			name[i] = '-'
+		}
+	}
+	if strings.Trim(string(name), ".") == "" {
+		name = []byte("table")
+	}
+	n := string(name)
+	for i := 2; s.byName[n] != nil; i++ {
+		n = string(name) + "-" + strconv.Itoa(i)
+	}
+	return n
+}
+
+// errNoTables is New's error when no path was given.
+var errNoTables = errors.New("serve: no tables to serve")

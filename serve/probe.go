@@ -1,0 +1,205 @@
+package serve
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tablesmith/tablesmith/tables"
+	"github.com/tablesmith/tablesmith/values"
+)
+
+// Source is what a probe reads: a *tables.Table or a *tables.Set.
+type Source interface {
+	Lookup(state string) (tables.Answer, error)
+	Close() error
+}
+
+// OpenSource opens path as a set when it is a set directory, otherwise as a table file.
+func OpenSource(path string) (Source, error) {
+	if tables.IsSet(path) {
+		return tables.OpenSet(path)
+	}
+	return tables.Open(path)
+}
+
+// Result is one probe's answer, the object `tablesmith query --json` prints and the API
+// returns. Fields that do not apply are omitted: remoteness for a puzzle state that
+// reaches the goal (or the plies of a won or lost game position), "reachable":false for
+// one that cannot, bound for a pattern database, value ("win", "loss", "draw") for a
+// two-player position, path with ProbeOptions.Path, error for a state that cannot be
+// answered, and moves with ProbeOptions.Moves. Moves comes last, so that a result without
+// moves is a prefix of the same result with them.
+type Result struct {
+	Move       string   `json:"move,omitempty"` // a two-player move leading to State (in Moves)
+	State      string   `json:"state"`
+	Remoteness *int     `json:"remoteness,omitempty"`
+	Bound      *int     `json:"bound,omitempty"`
+	Reachable  *bool    `json:"reachable,omitempty"`
+	Value      string   `json:"value,omitempty"`
+	Path       []string `json:"path,omitempty"`
+	Error      string   `json:"error,omitempty"`
+	Moves      []Result `json:"moves,omitempty"`
+
+	err  error  // what Error says, for the HTTP status
+	rank [2]int // the sort key of a move: better moves first
+}
+
+// Err is the error the result reports (nil when Error is empty).
+func (r *Result) Err() error { return r.err }
+
+// ProbeOptions say what a probe adds to the value.
+type ProbeOptions struct {
+	// Path adds a shortest path to the goal (remoteness tables).
+	Path bool
+	// MaxPath refuses a path longer than this many moves (0: no limit).
+	MaxPath int
+	// Moves adds every neighbour of the state with its value, best first.
+	Moves bool
+}
+
+// ErrLineTooLong is the answer to an input line over MaxStateLine bytes.
+var ErrLineTooLong = fmt.Errorf("line longer than %d bytes", MaxStateLine)
+
+// ErrPathTooLong is the answer to a path request over ProbeOptions.MaxPath moves.
+var ErrPathTooLong = errors.New("path too long")
+
+// TooLong is the result for an input line over MaxStateLine bytes that starts with prefix.
+func TooLong(prefix string) Result { return failed(prefix+"…", ErrLineTooLong) }
+
+func failed(state string, err error) Result {
+	return Result{State: state, Error: err.Error(), err: err}
+}
+
+// Probe looks up one state in src and never fails as a whole: a problem is the result's
+// error, so that a stream of states goes on after a bad one.
+func Probe(src Source, state string, opt ProbeOptions) Result {
+	state = strings.TrimSpace(state)
+	if set, ok := src.(*tables.Set); ok && set.SectorManifest() != nil {
+		return probeGame(set, state, opt)
+	}
+	a, err := src.Lookup(state)
+	if err != nil {
+		return failed(state, err)
+	}
+	r := resultOf(a)
+	if opt.Path && a.Reachable {
+		if t, ok := src.(*tables.Table); ok {
+			if opt.MaxPath > 0 && a.Remoteness > opt.MaxPath {
+				return failed(a.State, fmt.Errorf("%w: the path of %d moves is longer than the limit of %d", ErrPathTooLong, a.Remoteness, opt.MaxPath))
+			}
+			if r.Path, err = t.Path(a.State); err != nil {
+				return failed(a.State, err)
+			}
+		}
+	}
+	if opt.Moves {
+		if r.Moves, err = moves(src, a.State); err != nil {
+			return failed(a.State, err)
+		}
+	}
+	return r
+}
+
+// resultOf turns an answer into a result without path or moves.
+func resultOf(a tables.Answer) Result {
+	r := Result{State: a.State}
+	d := a.Remoteness
+	switch a.Outcome {
+	case values.Remoteness:
+		r.Remoteness, r.rank = &d, [2]int{0, d}
+	case values.Bound:
+		r.Bound, r.rank = &d, [2]int{0, d}
+	case values.Unreachable:
+		f := false
+		r.Reachable, r.rank = &f, [2]int{3, 0}
+	// A two-player value is the side to move's: after a move it is the opponent's, so
+	// the best move leaves a loss (soonest first), then a draw, then a win (latest first).
+	case values.Loss:
+		r.Value, r.Remoteness, r.rank = a.Outcome.String(), &d, [2]int{0, d}
+	case values.Draw:
+		r.Value, r.rank = a.Outcome.String(), [2]int{1, 0}
+	case values.Win:
+		r.Value, r.Remoteness, r.rank = a.Outcome.String(), &d, [2]int{2, -d}
+	}
+	return r
+}
+
+// neighborer is a domain that lists the states one move away (puzzles, and the whole
+// boards of a pattern-database group).
+type neighborer interface {
+	Neighbors(state string) ([]string, error)
+}
+
+// domainOf returns the domain that generates src's moves, or nil.
+func domainOf(src Source) tables.Domain {
+	switch s := src.(type) {
+	case *tables.Table:
+		return s.Domain()
+	case *tables.Set:
+		if ts := s.Tables(); len(ts) > 0 {
+			return ts[0].Domain()
+		}
+	}
+	return nil
+}
+
+// moves answers every neighbour of state, best first; ties keep the game's move order.
+func moves(src Source, state string) ([]Result, error) {
+	nb, ok := domainOf(src).(neighborer)
+	if !ok {
+		return nil, nil
+	}
+	states, err := nb.Neighbors(state)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Result, 0, len(states))
+	for _, s := range states {
+		a, err := src.Lookup(s)
+		if err != nil {
+			return nil, fmt.Errorf("move to %s: %w", s, err)
+		}
+		out = append(out, resultOf(a))
+	}
+	slices.SortStableFunc(out, func(a, b Result) int {
+		return cmp.Or(cmp.Compare(a.rank[0], b.rank[0]), cmp.Compare(a.rank[1], b.rank[1]))
+	})
+	return out, nil
+}
+
+// probeGame answers a position of a two-player game's sector set: its value, every legal
+// move with the value of the position it leads to (for the opponent), best first — always,
+// since a game position is read through its moves — and with opt.Path the principal line
+// to the end of the game (positions and the moves between them).
+func probeGame(s *tables.Set, state string, opt ProbeOptions) Result {
+	a, ms, err := s.Moves(state)
+	if err != nil {
+		return failed(state, err)
+	}
+	r := resultOf(a)
+	r.Moves = make([]Result, 0, len(ms))
+	for _, m := range ms {
+		mr := resultOf(m.Answer)
+		mr.Move = m.Move
+		r.Moves = append(r.Moves, mr)
+	}
+	if opt.Path && a.Outcome != values.Draw {
+		if opt.MaxPath > 0 && a.Remoteness > opt.MaxPath {
+			return failed(a.State, fmt.Errorf("%w: the line of %d plies is longer than the limit of %d", ErrPathTooLong, a.Remoteness, opt.MaxPath))
+		}
+		positions, moves, err := s.Line(a.State)
+		if err != nil {
+			return failed(a.State, err)
+		}
+		for i, p := range positions {
+			if i > 0 {
+				r.Path = append(r.Path, moves[i-1])
+			}
+			r.Path = append(r.Path, p)
+		}
+	}
+	return r
+}
