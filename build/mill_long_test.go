@@ -1,0 +1,9 @@
+//go:build long
+
+package build
+
+import "testing"
+
+// TestMillAgreesWithOracleLong compares every position of every sector with at most 8
+// stones (`make test-long`).
+func TestMillAgreesWithOracleLong(t *testing.T) { compareWithOracle(t, 8) }
