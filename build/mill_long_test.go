@@ -4,6 +4,6 @@ package build
 
 import "testing"
 
-// TestMillAgreesWithOracleLong compares every position of every sector with at most 8
+// TestMillAgreesWithOracleLong compares every position of every sector with at most 7
 // stones (`make test-long`).
-func TestMillAgreesWithOracleLong(t *testing.T) { compareWithOracle(t, 8) }
+func TestMillAgreesWithOracleLong(t *testing.T) { compareWithOracle(t, 7) }
