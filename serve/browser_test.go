@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -249,4 +251,104 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestMillExplorerInBrowser plays Nine Men's Morris on the explorer page in a real
+// headless browser: it picks the Mühle set, types a position won in 9 to 15 plies (Black
+// to move; its line captures into another sector), and plays the best move until the game
+// is over — clicking the board (the stone, its target, the stone to remove when there is a
+// choice) and the move list in turn — checking at every ply that the value shown
+// alternates win/loss, the plies fall by one and agree with the set, and the chart marks
+// the position's bar in its sector's panel.
+func TestMillExplorerInBrowser(t *testing.T) {
+	b := newBrowser(t)
+	set := openMill(t)
+	_, ts := newServer(t, serve.Options{}, fixtures(t), millFixture(t))
+	start := millLongWin(t, set)
+	first, _ := set.Lookup(start)
+
+	b.do(chromedp.Navigate(ts.URL + "/"))
+	b.do(chromedp.WaitVisible(chromedp.CSS(`nav#tables a[data-name="mill"]`)), chromedp.Click(chromedp.CSS(`nav#tables a[data-name="mill"]`)))
+	b.waitFor("the chart's panels", `document.querySelectorAll('#chart g.panel').length === 4`)
+	b.waitFor("the default position", `document.body.dataset.shown === '#table=mill' && document.querySelectorAll('#board .mill-point').length === 24`)
+	b.eval(`document.querySelector('#state-input').value = ''`)
+	b.do(chromedp.SendKeys(chromedp.CSS("#state-input"), start+"\r"))
+	b.waitValue(strconv.Itoa(first.Remoteness))
+	if n := b.eval(`String(document.querySelectorAll('#board circle.stone').length)`); n != "7" {
+		t.Errorf("%s stones on the board, want 7", n)
+	}
+	if c := b.eval(`document.querySelector('.mill-caption').textContent`); !strings.HasPrefix(c, " Black to move.") {
+		t.Errorf("the caption says %q", c)
+	}
+	b.screenshot("explorer-mill.png")
+
+	// The chart's marked bar: the position's sector, value and plies.
+	marked := `(() => { const b = document.querySelector('#chart rect.bar.current'); return b ? b.closest('g.panel').dataset.key + ' ' + b.dataset.value + ' ' + b.dataset.lo : ''; })()`
+	state := start
+	for d := first.Remoteness; d > 0; d-- {
+		value := map[bool]string{true: "win", false: "loss"}[(first.Remoteness-d)%2 == 0]
+		if got := b.eval(`document.querySelector('#value-label').textContent`); got != value {
+			t.Fatalf("%s at %d plies: the page says %s, want %s", state, d, got, value)
+		}
+		sector := millSector(state)
+		if got, want := b.eval(marked), fmt.Sprintf("%s %s %d", sector, value, d); got != want {
+			t.Errorf("%s: the chart marks %q, want %q", state, got, want)
+		}
+		move := b.eval(`document.querySelector('#moves button.best').dataset.move`)
+		wantText := map[string]string{"win": "wins in ", "loss": "loses in "}[value] + strconv.Itoa(d)
+		if got := b.eval(`document.querySelector('#moves button.best .val').textContent`); got != wantText {
+			t.Errorf("%s: the best move %s says %q, want %q", state, move, got, wantText)
+		}
+		if d%2 == 1 { // the board: the stone, its target, and the stone to remove if there is a choice
+			from, rest, _ := strings.Cut(move, "-")
+			to, remove, capture := strings.Cut(rest, "x")
+			b.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#board .mill-hit[data-point="%s"]`, from))))
+			b.waitFor("the stone selected", fmt.Sprintf(`!!document.querySelector('#board circle.stone.selected[data-point="%s"]')`, from))
+			if d == first.Remoteness {
+				b.screenshot("explorer-mill-selected.png")
+			}
+			b.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#board .mill-hit[data-point="%s"]`, to))))
+			choices := b.eval(fmt.Sprintf(`String([...document.querySelectorAll('#moves button')].filter((x) => x.dataset.move.startsWith('%s-%sx')).length)`, from, to))
+			if capture && choices != "1" {
+				b.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#board .mill-hit[data-point="%s"]`, remove))))
+			}
+		} else {
+			if d == first.Remoteness-1 {
+				b.screenshot("explorer-mill-loss.png")
+			}
+			b.do(chromedp.Click(chromedp.CSS(`#moves button.best`)))
+		}
+		b.waitValue(strconv.Itoa(d - 1))
+		next := b.eval(`document.querySelector('#state-input').value`)
+		_, moves, err := set.Moves(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(moves, func(m tables.MoveAnswer) bool { return m.Move == move })
+		if i < 0 || moves[i].Remoteness != d-1 || moves[i].Outcome.String() == value || moves[i].State != "" && moves[i].State != next {
+			t.Fatalf("%s: %s led to %s, the set says %+v", state, move, next, moves)
+		}
+		state = next
+	}
+	if got := b.eval(`document.querySelector('#value-label').textContent + ' ' + document.querySelector('#verdict-note').textContent`); !strings.HasPrefix(got, "loss game over") {
+		t.Errorf("at the end the page says %q", got)
+	}
+	if n := b.eval(`String(document.querySelectorAll('#moves li').length)`); n != "0" {
+		t.Errorf("%s moves after the end", n)
+	}
+	b.screenshot("explorer-mill-over.png")
+	if e := b.eval(`document.querySelector('#error').hidden ? '' : document.querySelector('#error').textContent`); e != "" {
+		t.Errorf("the page shows an error: %s", e)
+	}
+
+	// The position is in the URL: the start's link shows it again.
+	b.do(chromedp.Navigate(ts.URL + "/#table=mill&state=" + url.QueryEscape(start)))
+	b.waitValue(strconv.Itoa(first.Remoteness))
+}
+
+// millSector is a position's sector: the stones of the side to move, then the opponent's.
+func millSector(state string) string {
+	board, side, _ := strings.Cut(state, " ")
+	other := map[string]string{"W": "B", "B": "W"}[side]
+	return fmt.Sprintf("%d-%d", strings.Count(board, side), strings.Count(board, other))
 }

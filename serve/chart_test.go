@@ -12,36 +12,49 @@ import (
 	"github.com/tablesmith/tablesmith/tables"
 )
 
-// bars parses an SVG chart and returns its bars' data-lo, data-hi and height.
-func bars(t *testing.T, svg []byte) (lo, hi []int, height []float64) {
+// svgBar is one <rect class="bar"> of a chart.
+type svgBar struct {
+	lo, hi int
+	value  string // data-value: win, loss or draw in a two-player chart
+	panel  string // the data-key of its panel (a sector set's sector)
+	height float64
+	broken bool // drawn broken, to the top of the axis (data-broken)
+}
+
+// bars parses an SVG chart and returns its bars (it fails the test if it is not XML).
+func bars(t testing.TB, svg []byte) []svgBar {
 	t.Helper()
 	d := xml.NewDecoder(strings.NewReader(string(svg)))
+	var out []svgBar
+	panel := ""
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
-			return
+			return out
 		}
 		if err != nil {
 			t.Fatalf("not XML: %v\n%s", err, svg)
 		}
 		se, ok := tok.(xml.StartElement)
-		if !ok || se.Name.Local != "rect" {
+		if !ok {
 			continue
 		}
 		attr := map[string]string{}
 		for _, a := range se.Attr {
 			attr[a.Name.Local] = a.Value
 		}
-		if attr["class"] != "bar" {
-			continue
+		switch {
+		case se.Name.Local == "g" && attr["class"] == "panel":
+			panel = attr["data-key"]
+		case se.Name.Local == "rect" && attr["class"] == "bar":
+			b := svgBar{value: attr["data-value"], panel: panel, broken: attr["data-broken"] == "true"}
+			b.lo, _ = strconv.Atoi(attr["data-lo"])
+			b.hi, _ = strconv.Atoi(attr["data-hi"])
+			if b.height, err = strconv.ParseFloat(attr["height"], 64); err != nil {
+				t.Fatalf("bar height %q", attr["height"])
+			}
+			out = append(out, b)
 		}
-		l, _ := strconv.Atoi(attr["data-lo"])
-		h, _ := strconv.Atoi(attr["data-hi"])
-		ht, err := strconv.ParseFloat(attr["height"], 64)
-		if err != nil {
-			t.Fatalf("bar height %q", attr["height"])
-		}
-		lo, hi, height = append(lo, l), append(hi, h), append(height, ht)
 	}
 }
 
@@ -54,17 +67,17 @@ func TestDistributionSVG(t *testing.T) {
 	defer tab.Close()
 	info := tab.Info()
 	svg := serve.DistributionSVG(info)
-	lo, hi, height := bars(t, svg)
-	if len(lo) != 32 {
-		t.Fatalf("%d bars, want one per remoteness 0..31", len(lo))
+	bs := bars(t, svg)
+	if len(bs) != 32 {
+		t.Fatalf("%d bars, want one per remoteness 0..31", len(bs))
 	}
-	for d := range lo {
-		if lo[d] != d || hi[d] != d {
-			t.Errorf("bar %d counts %d..%d", d, lo[d], hi[d])
+	for d, b := range bs {
+		if b.lo != d || b.hi != d || b.value != "" {
+			t.Errorf("bar %d counts %d..%d (%q)", d, b.lo, b.hi, b.value)
 		}
 		// Heights are proportional to the counts: compare with the tallest (d = 24).
-		if want := height[24] * float64(info.Counts[d]) / float64(info.Counts[24]); height[d] < want-0.02 || height[d] > want+0.02 {
-			t.Errorf("bar %d: height %.2f, want %.2f", d, height[d], want)
+		if want := bs[24].height * float64(info.Counts[d]) / float64(info.Counts[24]); b.height < want-0.02 || b.height > want+0.02 {
+			t.Errorf("bar %d: height %.2f, want %.2f", d, b.height, want)
 		}
 	}
 	if !strings.Contains(string(svg), "<title>24: 24,047 states</title>") {
@@ -78,18 +91,18 @@ func TestDistributionSVGBinsLongTables(t *testing.T) {
 	for i := range counts {
 		counts[i] = uint64(i % 7)
 	}
-	lo, hi, _ := bars(t, serve.DistributionSVG(tables.Info{Game: "hanoi", Kind: "puzzle", Params: []byte(`{"pegs":3}`), Counts: counts}))
-	if len(lo) > 128 || lo[0] != 0 || hi[len(hi)-1] != 999 {
-		t.Fatalf("%d bins, %d..%d", len(lo), lo[0], hi[len(hi)-1])
+	bs := bars(t, serve.DistributionSVG(tables.Info{Game: "hanoi", Kind: "puzzle", Params: []byte(`{"pegs":3}`), Counts: counts}))
+	if len(bs) > 128 || bs[0].lo != 0 || bs[len(bs)-1].hi != 999 {
+		t.Fatalf("%d bins, %d..%d", len(bs), bs[0].lo, bs[len(bs)-1].hi)
 	}
-	for i := 1; i < len(lo); i++ {
-		if lo[i] != hi[i-1]+1 {
-			t.Fatalf("bins %d and %d leave a gap: %d..%d, %d..%d", i-1, i, lo[i-1], hi[i-1], lo[i], hi[i])
+	for i := 1; i < len(bs); i++ {
+		if bs[i].lo != bs[i-1].hi+1 {
+			t.Fatalf("bins %d and %d leave a gap: %+v, %+v", i-1, i, bs[i-1], bs[i])
 		}
 	}
 	// Nothing to count, and a title that needs escaping: still valid XML.
-	if lo, _, _ := bars(t, serve.DistributionSVG(tables.Info{Game: "<&>", Params: []byte(`{"x":"</svg>"}`)})); len(lo) != 0 {
-		t.Errorf("%d bars for no counts", len(lo))
+	if bs := bars(t, serve.DistributionSVG(tables.Info{Game: "<&>", Params: []byte(`{"x":"</svg>"}`)})); len(bs) != 0 {
+		t.Errorf("%d bars for no counts", len(bs))
 	}
 }
 
@@ -102,9 +115,9 @@ func TestSetDistributionSVG(t *testing.T) {
 	defer s.Close()
 	info := s.Info()
 	svg := serve.SetDistributionSVG(info)
-	lo, _, _ := bars(t, svg)
+	bs := bars(t, svg)
 	want := len(info.Members[0].Counts) + len(info.Members[1].Counts)
-	if len(lo) != want || strings.Count(string(svg), `class="panel"`) != 2 {
-		t.Errorf("%d bars, want %d in two panels", len(lo), want)
+	if len(bs) != want || strings.Count(string(svg), `class="panel"`) != 2 {
+		t.Errorf("%d bars, want %d in two panels", len(bs), want)
 	}
 }

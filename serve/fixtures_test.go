@@ -32,14 +32,40 @@ var (
 	fixOnce sync.Once
 	fixDir  string
 	fixErr  error
+
+	millOnce sync.Once
+	millDir  string
+	millErr  error
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if fixDir != "" {
-		os.RemoveAll(fixDir)
+	for _, dir := range []string{fixDir, millDir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
+}
+
+// millFixture returns a Mühle sector set of every sector with at most 7 stones (3-3,
+// 3-4, 4-3), built once per test binary (apart from fixtures: the other tests list those);
+// with -short (the race detector's runs) sector 3-3 alone, a tenth of the work.
+func millFixture(t testing.TB) string {
+	t.Helper()
+	millOnce.Do(func() {
+		if millDir, millErr = os.MkdirTemp("", "tablesmith-serve-mill-*"); millErr == nil {
+			plan := build.MillPlan(build.MaxStonesPairs(7))
+			if testing.Short() {
+				plan = []build.Pair{{W: 3, B: 3}}
+			}
+			millErr = build.MillSet(context.Background(), filepath.Join(millDir, "mill"), plan, build.MillOptions{Workers: 2})
+		}
+	})
+	if millErr != nil {
+		t.Fatal(millErr)
+	}
+	return filepath.Join(millDir, "mill")
 }
 
 // fixtures returns the directory of the served tables (see above).

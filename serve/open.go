@@ -94,6 +94,15 @@ func (s *Server) addSet(path string, set *tables.Set) {
 			Goal string `json:"goal"`
 		}{m.Rows, m.Cols, m.Goal})
 	}
+	if m := set.SectorManifest(); m != nil { // the sectors, not the first one's stones
+		names := make([]string, len(m.Sectors))
+		for i, si := range m.Sectors {
+			names[i] = si.Sector
+		}
+		e.Params, _ = json.Marshal(struct {
+			Sectors []string `json:"sectors"`
+		}{names})
+	}
 	s.insert(e)
 }
 

@@ -3,7 +3,6 @@ package serve_test
 import (
 	"bufio"
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -54,6 +53,9 @@ func TestList(t *testing.T) {
 			}
 			if counts, _ := e.Info["counts"].([]any); len(counts) != 32 {
 				t.Errorf("eight: %d counts, want 32", len(counts))
+			}
+			if _, ok := e.Info["win_counts"]; ok {
+				t.Errorf("eight: a puzzle with win counts: %v", e.Info)
 			}
 		case "hanoi":
 			if e.Game != "hanoi" || e.Params["pegs"] != 4.0 || e.Params["disks"] != 5.0 {
@@ -489,37 +491,14 @@ func TestNames(t *testing.T) {
 func TestChartEndpoint(t *testing.T) {
 	t.Parallel()
 	_, ts := newServer(t, serve.Options{})
-	for name, bars := range map[string]int{"eight": 32, "hanoi": 14, "pdb8": -1} {
+	for name, want := range map[string]int{"eight": 32, "hanoi": 14, "pdb8": -1} {
 		code, ctype, body := get(t, ts.URL+"/api/v1/tables/"+name+"/chart.svg")
 		if code != 200 || ctype != "image/svg+xml" {
 			t.Fatalf("%s: %d %s", name, code, ctype)
 		}
-		n := countBars(t, []byte(body))
-		if bars > 0 && n != bars || n == 0 {
-			t.Errorf("%s: %d bars, want %d", name, n, bars)
-		}
-	}
-}
-
-// countBars parses an SVG and counts its bars.
-func countBars(t testing.TB, svg []byte) int {
-	t.Helper()
-	d := xml.NewDecoder(strings.NewReader(string(svg)))
-	n := 0
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return n
-		}
-		if err != nil {
-			t.Fatalf("not XML: %v", err)
-		}
-		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "rect" {
-			for _, a := range se.Attr {
-				if a.Name.Local == "class" && a.Value == "bar" {
-					n++
-				}
-			}
+		n := len(bars(t, []byte(body)))
+		if want > 0 && n != want || n == 0 {
+			t.Errorf("%s: %d bars, want %d", name, n, want)
 		}
 	}
 }

@@ -29,6 +29,10 @@ type Info struct {
 	Draws   uint64 `json:"draws,omitempty"`
 	MaxWin  *int   `json:"max_win,omitempty"`
 	MaxLoss *int   `json:"max_loss,omitempty"`
+	// Two-player games: positions won (lost) per remoteness in plies, index r; a game ends
+	// with the loser to move, so wins are at odd r and losses at even r.
+	WinCounts  []uint64 `json:"win_counts,omitempty"`
+	LossCounts []uint64 `json:"loss_counts,omitempty"`
 
 	Bytes         int64        `json:"bytes"`
 	BitsPerState  float64      `json:"bits_per_state"`
@@ -64,6 +68,7 @@ func (t *Table) Info() Info {
 		info.States = s.Wins + s.Losses + s.Draws
 		info.MaxWin, info.MaxLoss = &s.MaxWin, &s.MaxLoss
 		info.MaxRemoteness = max(s.MaxWin, s.MaxLoss)
+		info.WinCounts, info.LossCounts = wdlCounts(t.wdl, t.meta.CodeCounts)
 	default:
 		counts, unreachable, holes := t.rem.Summary(t.meta.CodeCounts)
 		for _, c := range counts {
@@ -78,6 +83,30 @@ func (t *Table) Info() Info {
 		info.BitsPerState = float64(info.Bytes) * 8 / float64(info.States)
 	}
 	return info
+}
+
+// wdlCounts reads the per-code counts of a WDL table as wins and losses per remoteness.
+func wdlCounts(e values.WDLCodes, codeCounts []uint64) (wins, losses []uint64) {
+	for c, k := range codeCounts {
+		o, r, ok := e.Decode(uint32(c))
+		if k == 0 || !ok || o == values.Draw {
+			continue
+		}
+		dst := &wins
+		if o == values.Loss {
+			dst = &losses
+		}
+		addCounts(dst, r, k)
+	}
+	return wins, losses
+}
+
+// addCounts adds k to (*dst)[r], growing *dst as needed.
+func addCounts(dst *[]uint64, r int, k uint64) {
+	for len(*dst) <= r {
+		*dst = append(*dst, 0)
+	}
+	(*dst)[r] += k
 }
 
 func orEmpty(raw json.RawMessage) json.RawMessage {

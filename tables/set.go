@@ -170,11 +170,22 @@ type SectorSummary struct {
 	MaxWin  int    `json:"max_win"`
 	MaxLoss int    `json:"max_loss"`
 	Bytes   int64  `json:"bytes"`
+	// Positions won (lost) per remoteness in plies, as in Info.
+	WinCounts  []uint64 `json:"win_counts,omitempty"`
+	LossCounts []uint64 `json:"loss_counts,omitempty"`
 }
 
 // Info summarises the set.
 func (s *Set) Info() SetInfo {
 	info := SetInfo{Dir: s.dir, Format: s.format}
+	byTable := map[*Table]Info{}
+	for _, t := range s.members {
+		mi := t.Info()
+		byTable[t] = mi
+		info.Members = append(info.Members, mi)
+		info.Bytes += mi.Bytes
+		info.Slots += mi.Slots
+	}
 	switch {
 	case s.pdb != nil:
 		info.Manifest, _ = json.Marshal(s.pdb)
@@ -182,8 +193,10 @@ func (s *Set) Info() SetInfo {
 		info.Manifest, _ = json.Marshal(s.sectors)
 		tot := SectorSummary{Sector: "all", MaxWin: -1, MaxLoss: -1}
 		for _, si := range s.sectors.Sectors {
+			mi := byTable[s.bySector[si.Sector]]
 			ss := SectorSummary{Sector: si.Sector, Classes: si.Classes, Slots: si.Slots, Wins: si.Wins, Losses: si.Losses,
-				Draws: si.Draws, MaxWin: si.MaxWin, MaxLoss: si.MaxLoss, Bytes: si.Bytes}
+				Draws: si.Draws, MaxWin: si.MaxWin, MaxLoss: si.MaxLoss, Bytes: si.Bytes,
+				WinCounts: mi.WinCounts, LossCounts: mi.LossCounts}
 			info.Sectors = append(info.Sectors, ss)
 			tot.Classes += ss.Classes
 			tot.Slots += ss.Slots
@@ -192,14 +205,14 @@ func (s *Set) Info() SetInfo {
 			tot.Draws += ss.Draws
 			tot.Bytes += ss.Bytes
 			tot.MaxWin, tot.MaxLoss = max(tot.MaxWin, ss.MaxWin), max(tot.MaxLoss, ss.MaxLoss)
+			for r, k := range ss.WinCounts {
+				addCounts(&tot.WinCounts, r, k)
+			}
+			for r, k := range ss.LossCounts {
+				addCounts(&tot.LossCounts, r, k)
+			}
 		}
 		info.Totals = &tot
-	}
-	for _, t := range s.members {
-		mi := t.Info()
-		info.Members = append(info.Members, mi)
-		info.Bytes += mi.Bytes
-		info.Slots += mi.Slots
 	}
 	return info
 }

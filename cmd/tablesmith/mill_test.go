@@ -125,3 +125,32 @@ func TestMillInfoVerify(t *testing.T) {
 		t.Fatalf("verify: exit %d: %s", code, out)
 	}
 }
+
+func TestMillInfoPlot(t *testing.T) {
+	dir := millSet(t)
+	// The set: a panel of all the sectors, then one per sector; wins, losses and draws.
+	code, out, stderr := runCmd(t, "", "info", "--plot", "-", dir)
+	if bars, panels := svgBars(t, []byte(out)); code != exitOK || panels != 4 || bars < 10 {
+		t.Fatalf("set: exit %d, %d bars in %d panels: %s", code, bars, panels, stderr)
+	}
+	for _, want := range []string{`data-key="all"`, `data-key="3-3"`, `data-value="win"`, `data-value="loss"`, `data-value="draw"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the set's chart lacks %s", want)
+		}
+	}
+	// One sector file: its own panel, with the same bars.
+	code, one, _ := runCmd(t, "", "info", "--plot", "-", filepath.Join(dir, "sector-3-3.tsm"))
+	if bars, panels := svgBars(t, []byte(one)); code != exitOK || panels != 1 || bars < 10 || !strings.Contains(one, "<title>25: ") {
+		t.Errorf("sector 3-3: exit %d, %d bars in %d panels", code, bars, panels)
+	}
+	// info --json has the counts per remoteness.
+	_, js, _ := runCmd(t, "", "info", "--json", filepath.Join(dir, "sector-3-3.tsm"))
+	var info struct {
+		Wins       uint64   `json:"wins"`
+		WinCounts  []uint64 `json:"win_counts"`
+		LossCounts []uint64 `json:"loss_counts"`
+	}
+	if err := json.Unmarshal([]byte(js), &info); err != nil || len(info.WinCounts) != 26 || len(info.LossCounts) != 27 || info.WinCounts[1] == 0 {
+		t.Errorf("info --json: %v %s", err, js)
+	}
+}

@@ -21,9 +21,11 @@ function el(tag, attrs = {}, ...children) {
 // A probe result's number: remoteness (puzzles, plies of a won or lost game) or bound.
 const number = (r) => r.remoteness ?? r.bound;
 
-// verdict says what a probe result means, for the position's headline.
+// verdict says what a probe result means, for the position's headline. A two-player
+// position lost with no move left is the end of the game.
 function verdict(r) {
-  if (r.value) return {label: r.value, value: r.remoteness ?? '', note: r.remoteness !== undefined ? 'plies' : ''};
+  if (r.value === 'loss' && r.remoteness === 0 && !(r.moves ?? []).length) return {label: r.value, value: 0, note: 'game over: no legal move'};
+  if (r.value) return {label: r.value, value: r.remoteness ?? '', note: r.remoteness !== undefined ? 'plies to the end' : 'with best play'};
   if (r.bound !== undefined) return {label: 'at least', value: r.bound, note: 'moves (pattern-database bound)'};
   if (r.reachable === false) return {label: '', value: 'unreachable', note: 'cannot reach the goal'};
   return {label: 'remoteness', value: r.remoteness, note: r.remoteness === 0 ? 'the goal' : 'moves to the goal'};
@@ -39,12 +41,28 @@ function moveClass(cur, mv) {
   return b < a ? 'better' : b > a ? 'worse' : 'same';
 }
 
-const valueText = (mv) => mv.value ? `${mv.value}${mv.remoteness !== undefined ? ' ' + mv.remoteness : ''}`
-  : number(mv) ?? 'unreachable';
+// valueText is a move's value as the list shows it. A two-player move's value is the
+// opponent's after it: it is told from the mover's view, counting the move itself, so that
+// the best move's plies are the position's.
+const moverText = {loss: (r) => `wins in ${r + 1}`, win: (r) => `loses in ${r + 1}`, draw: () => 'draw'};
+const valueText = (mv) => mv.value ? moverText[mv.value](mv.remoteness) : number(mv) ?? 'unreachable';
+
+// arrowHeads are the markers at the end of move arrows, one per value colour.
+function arrowHeads() {
+  const defs = el('svg:defs');
+  for (const c of ['better', 'same', 'worse', 'none']) {
+    defs.append(el('svg:marker', {id: `head-${c}`, viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto'},
+      el('svg:path', {d: 'M0,0 L10,5 L0,10 z', class: `arrow-head ${c}`})));
+  }
+  return defs;
+}
 
 // ---- board renderers, keyed by game name ----
-// Each has goal(params) → state, describe(from, to, params) → a move's name, and
-// draw(view) → an element; view = {params, result, moves: [{...move, cls, best}], play(state)}.
+// Each has goal(params) → state, describe(from, move, params) → a move's name, and
+// draw(view) → an element; view = {params, result, moves: [{...move, cls, best, next}],
+// play(state), over}: next is the state a move leads to. Optional: next(state, move) when
+// a move's state is not the one to show (a game's last move), over(state) → a text when
+// the game is over there (no probe is made), chartKey(state) → the chart panel of a set.
 
 const slide = {
   parse: (s) => (s.trim().includes(' ') ? s.trim().split(/\s+/) : [...s.trim()]).map(Number),
@@ -54,8 +72,8 @@ const slide = {
     return slide.format(p.goal === 'blank-first' ? [0, ...tiles] : [...tiles, 0]);
   },
   // The tile that moves is the one on the cell the blank moves to.
-  describe(from, to, p) {
-    const a = slide.parse(from), b = slide.parse(to), was = a.indexOf(0), now = b.indexOf(0);
+  describe(from, m, p) {
+    const a = slide.parse(from), b = slide.parse(m.state), was = a.indexOf(0), now = b.indexOf(0);
     const d = was - now, arrow = d === p.cols ? '↓' : d === -p.cols ? '↑' : d === 1 ? '→' : '←';
     return `tile ${a[now]} ${arrow}`;
   },
@@ -69,7 +87,7 @@ const slide = {
       if (t === 0) board.append(el('div', {class: 'tile blank', 'data-cell': cell}));
       else if (!m) board.append(el('div', {class: 'tile', 'data-cell': cell}, String(t)));
       else board.append(el('button', {class: `tile ${m.cls}${m.best ? ' best' : ''}`, 'data-cell': cell,
-        title: `${slide.describe(view.result.state, m.state, p)}: ${valueText(m)}`, onclick: () => view.play(m.state)},
+        title: `${slide.describe(view.result.state, m, p)}: ${valueText(m)}`, onclick: () => view.play(m.next)},
       String(t), el('small', {class: m.cls}, String(valueText(m)))));
     });
     return board;
@@ -78,8 +96,8 @@ const slide = {
 
 const hanoi = {
   goal: (p) => String(p.pegs - 1).repeat(p.disks),
-  describe(from, to) {
-    const i = [...from].findIndex((c, k) => c !== to[k]);
+  describe(from, m) {
+    const to = m.state, i = [...from].findIndex((c, k) => c !== to[k]);
     return `disk ${i + 1}: peg ${from[i]} → ${to[i]}`;
   },
   // Pegs with their disks (disk 1 the smallest), every legal move an arrow coloured by
@@ -105,18 +123,13 @@ const hanoi = {
     }
     view.moves.forEach((m) => {
       const i = [...state].findIndex((c, j) => c !== m.state[j]), a = Number(state[i]), b = Number(m.state[i]);
-      const h = lift(a, b), mx = (x(a) + x(b)) / 2, play = () => view.play(m.state);
+      const h = lift(a, b), mx = (x(a) + x(b)) / 2, play = () => view.play(m.next);
       svg.append(el('svg:path', {class: `arrow ${m.cls}${m.best ? ' best' : ''}`, 'marker-end': `url(#head-${m.cls})`,
         d: `M ${x(a)} ${y0} Q ${mx} ${y0 - 2 * h} ${x(b)} ${y0}`, onclick: play},
-      el('svg:title', {}, `${hanoi.describe(state, m.state)}: ${valueText(m)}`)));
+      el('svg:title', {}, `${hanoi.describe(state, m)}: ${valueText(m)}`)));
       svg.append(el('svg:text', {class: m.cls, x: mx, y: y0 - h - 5, 'text-anchor': 'middle', onclick: play}, String(valueText(m))));
     });
-    const defs = el('svg:defs');
-    for (const c of ['better', 'same', 'worse', 'none']) {
-      defs.append(el('svg:marker', {id: `head-${c}`, viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto'},
-        el('svg:path', {d: 'M0,0 L10,5 L0,10 z', class: `arrow-head ${c}`})));
-    }
-    svg.prepend(defs);
+    svg.prepend(arrowHeads());
     // Peg clicks: the first picks the source, the second the target.
     let from = null;
     for (let peg = 0; peg < k; peg++) {
@@ -126,7 +139,7 @@ const hanoi = {
         const m = view.moves.find((mv) => [...state].some((c, j) => Number(c) === from && Number(mv.state[j]) === peg));
         svg.querySelectorAll('.peg-hit').forEach((h) => h.classList.remove('selected'));
         from = null;
-        if (m) view.play(m.state);
+        if (m) view.play(m.next);
       });
       svg.append(hit);
     }
@@ -134,10 +147,150 @@ const hanoi = {
   },
 };
 
-const renderers = {slide, 'slide-pdb': slide, hanoi};
+// Nine Men's Morris (Mühle): points 1..24 as in DESIGN.md — the outer square 1–8
+// clockwise from the top-left corner, the middle 9–16, the inner 17–24 — on a 7×7 grid.
+const millXY = [];
+for (let sq = 0; sq < 3; sq++) {
+  for (const [i, j] of [[0, 0], [1, 0], [2, 0], [2, 1], [2, 2], [1, 2], [0, 2], [0, 1]]) millXY.push([sq + i * (3 - sq), sq + j * (3 - sq)]);
+}
+// The board's lines: the sides of the three squares and the four cross lines.
+const millLines = [[1, 3], [3, 5], [5, 7], [7, 1], [9, 11], [11, 13], [13, 15], [15, 9], [17, 19], [19, 21], [21, 23], [23, 17],
+  [2, 18], [4, 20], [6, 22], [8, 24]];
+const millName = {W: 'White', B: 'Black'}, millOther = {W: 'B', B: 'W'};
+
+const mill = {
+  // parse reads "24 × W/B/. + space + W|B": the board (points 1..24 at 0..23) and the side to move.
+  parse(s) {
+    const [board = '', side = ''] = s.trim().split(/\s+/);
+    return {board: [...board], side, count: (c) => [...board].filter((x) => x === c).length};
+  },
+  // parseMove reads "a-b" or "a-bxc".
+  parseMove(mv) {
+    const m = /^(\d+)-(\d+)(?:x(\d+))?$/.exec(mv);
+    return {from: Number(m[1]), to: Number(m[2]), remove: m[3] ? Number(m[3]) : null};
+  },
+  // The default position: White to move in the set's first sector (3-3: the README's
+  // example, a win in 1), else stones from point 1 (White) and point 24 down (Black).
+  goal(p) {
+    const [w, b] = (p.sectors?.[0] ?? `${p.w}-${p.b}`).split('-').map(Number);
+    if (w === 3 && b === 3) return 'W.W.....B.B..W......B... W';
+    return `${'W'.repeat(w)}${'.'.repeat(24 - w - b)}${'B'.repeat(b)} W`;
+  },
+  describe: (from, m) => m.move,
+  // A move that leaves the opponent 2 stones ends the game: the API gives it no state;
+  // the page shows the board after it.
+  next(state, m) {
+    if (m.state) return m.state;
+    const pos = mill.parse(state), mv = mill.parseMove(m.move);
+    pos.board[mv.to - 1] = pos.board[mv.from - 1];
+    pos.board[mv.from - 1] = '.';
+    if (mv.remove) pos.board[mv.remove - 1] = '.';
+    return `${pos.board.join('')} ${millOther[pos.side]}`;
+  },
+  over(state) {
+    const pos = mill.parse(state);
+    if (pos.board.length !== 24 || !millName[pos.side]) return null;
+    for (const c of ['W', 'B']) {
+      if (pos.count(c) === 2 && pos.count(millOther[c]) >= 3) return `${millName[c]} has 2 stones left: ${millName[millOther[c]]} wins`;
+    }
+    return null;
+  },
+  // The sector: stones of the side to move, then of the opponent.
+  chartKey(state) {
+    const pos = mill.parse(state);
+    return `${pos.count(pos.side)}-${pos.count(millOther[pos.side])}`;
+  },
+  // The board as it looks, the stones, every legal move an arrow coloured by its value
+  // (the best solid, the others faint, or left out when there are many) with a cross on
+  // the stone a capture removes. Click a stone, then its target, then (when a capture
+  // has a choice) the stone to remove. A move hovered in the list is shown alone.
+  draw(view) {
+    const state = view.result.state, pos = mill.parse(state), U = 64, M = 30, S = 6 * U + 2 * M;
+    const xy = (p) => millXY[p - 1].map((g) => M + g * U);
+    const moves = view.moves.map((m) => ({...m, ...mill.parseMove(m.move)}));
+    const short = (m) => ({better: `+${m.remoteness + 1}`, worse: `−${m.remoteness + 1}`, same: '='})[m.cls] ?? '';
+    const wrap = el('div', {class: 'mill'});
+    let from = null, to = null; // the selection: a stone, then its target when a capture has a choice
+    const click = (p) => {
+      if (to !== null) { // the stone to remove
+        const m = moves.find((mv) => mv.from === from && mv.to === to && mv.remove === p);
+        if (m) return view.play(m.next);
+        from = to = null;
+        return render();
+      }
+      if (from !== null && p !== from) {
+        const ms = moves.filter((mv) => mv.from === from && mv.to === p);
+        if (ms.length === 1) return view.play(ms[0].next);
+        if (ms.length > 1) {
+          to = p;
+          return render();
+        }
+      }
+      from = p !== from && moves.some((mv) => mv.from === p) ? p : null;
+      render();
+    };
+    const render = () => {
+      const svg = el('svg:svg', {class: 'mill-board', width: S, height: S, viewBox: `0 0 ${S} ${S}`}, arrowHeads(),
+        el('svg:rect', {class: 'wood', x: 2, y: 2, width: S - 4, height: S - 4, rx: 10}));
+      for (const [a, b] of millLines) {
+        const [x1, y1] = xy(a), [x2, y2] = xy(b);
+        svg.append(el('svg:line', {class: 'mill-line', x1, y1, x2, y2}));
+      }
+      for (let p = 1; p <= 24; p++) {
+        const [x, y] = xy(p), c = pos.board[p - 1];
+        svg.append(el('svg:circle', {class: 'mill-point', cx: x, cy: y, r: 5}), el('svg:text', {class: 'mill-num', x: x + 13, y: y - 13}, String(p)));
+        if (c === 'W' || c === 'B') {
+          svg.append(el('svg:circle', {class: `stone ${c === 'W' ? 'white' : 'black'}${p === from ? ' selected' : ''}`, 'data-point': p, cx: x, cy: y, r: 18}));
+        }
+      }
+      // The moves of the selection (all without one); a from-to pair's arrow has the
+      // colour of its best move (moves come best first).
+      const shown = moves.filter((m) => (from === null || m.from === from) && (to === null || m.to === to));
+      const arrows = new Map();
+      for (const m of shown) if (!arrows.has(`${m.from}-${m.to}`)) arrows.set(`${m.from}-${m.to}`, m);
+      const many = from === null && arrows.size > 12;
+      for (const [key, m] of arrows) {
+        const [x1, y1] = xy(m.from), [x2, y2] = xy(m.to), k = 1 - 10 / Math.hypot(x2 - x1, y2 - y1);
+        const look = m.best || from !== null ? '' : many ? ' hidden' : ' faint';
+        svg.append(el('svg:line', {class: `arrow ${m.cls}${m.best ? ' best' : ''}${look}`, 'data-move': key,
+          'marker-end': `url(#head-${m.cls})`, x1, y1, x2: x1 + (x2 - x1) * k, y2: y1 + (y2 - y1) * k,
+          onclick: () => { from = m.from; click(m.to); }}, el('svg:title', {}, `${m.move}: ${valueText(m)}`)));
+        if (from !== null && to === null) svg.append(el('svg:text', {class: `target ${m.cls}`, x: x2, y: y2 + 32, 'text-anchor': 'middle'}, short(m)));
+      }
+      for (const m of shown.filter((mv) => mv.remove)) {
+        const [x, y] = xy(m.remove), r = 11;
+        svg.append(el('svg:path', {class: `capture ${m.cls}${m.best || to !== null ? '' : ' hidden'}`, 'data-move': m.move,
+          d: `M${x - r},${y - r}L${x + r},${y + r}M${x + r},${y - r}L${x - r},${y + r}`}));
+        if (to !== null) svg.append(el('svg:text', {class: `target ${m.cls}`, x, y: y + 34, 'text-anchor': 'middle'}, short(m)));
+      }
+      for (let p = 1; p <= 24; p++) { // the click targets, on top
+        const [x, y] = xy(p);
+        svg.append(el('svg:circle', {class: 'mill-hit', 'data-point': p, cx: x, cy: y, r: 24, onclick: () => click(p)}));
+      }
+      const flies = (c) => pos.count(c) === 3 ? ' (flies)' : '';
+      const caption = view.over ? el('p', {class: 'mill-caption game-over'}, `Game over — ${view.over}.`)
+        : el('p', {class: 'mill-caption'}, el('span', {class: `dot ${pos.side === 'W' ? 'white' : 'black'}`}), ` ${millName[pos.side]} to move. `,
+          el('small', {}, `White ${pos.count('W')}${flies('W')}, Black ${pos.count('B')}${flies('B')} stones. `,
+            to !== null ? 'Click the stone to remove.' : from !== null ? `Click where ${from} goes.` : 'Click a stone, then where it goes.'));
+      wrap.replaceChildren(svg, caption);
+    };
+    // Hovering a move in the list shows it alone (classes only: the board's nodes stay,
+    // so that a click in progress keeps its target).
+    view.hover = (m, on) => {
+      const svg = wrap.querySelector('svg');
+      svg.classList.toggle('hovering', on);
+      svg.querySelectorAll('.hl').forEach((e) => e.classList.remove('hl'));
+      if (on) svg.querySelectorAll(`[data-move="${m.move}"], [data-move="${m.move.replace(/x.*/, '')}"]`).forEach((e) => e.classList.add('hl'));
+    };
+    render();
+    return wrap;
+  },
+};
+
+const renderers = {slide, 'slide-pdb': slide, hanoi, mill};
 
 // A game without a renderer: the state as text.
-const plain = {goal: () => '', describe: (from, to) => to, draw: (view) => el('pre', {}, view.result.state)};
+const plain = {goal: () => '', describe: (from, m) => m.state, draw: (view) => el('pre', {}, view.result.state)};
 
 // ---- the page ----
 
@@ -171,13 +324,19 @@ async function showTable(t) {
   document.querySelectorAll('nav#tables a').forEach((a) => a.classList.toggle('current', a.dataset.name === t.name));
   $('#table-title').textContent = `${t.name} — ${t.game} (${t.kind}${t.set ? ' set' : ''})`;
   const i = t.info, rows = [['game', `${t.game} ${JSON.stringify(t.params)}`]];
-  if (t.set) {
+  const n = (x) => x.toLocaleString(), longest = (k) => (k >= 0 ? ` (longest ${k})` : '');
+  if (t.set && i.sectors) {
+    rows.push(['set', `${i.dir} (${i.format})`], ['sectors', i.sectors.map((x) => `${x.sector}: ${n(x.classes)} positions — ` +
+      `${n(x.wins)} wins${longest(x.max_win)}, ${n(x.losses)} losses${longest(x.max_loss)}, ${n(x.draws)} draws`).join('\n')],
+    ['size', `${n(i.bytes)} bytes`]);
+  } else if (t.set) {
     rows.push(['set', `${i.dir} (${i.format})`], ['members', i.members.map((m) => `${m.file}: ${JSON.stringify(m.params)}`).join('\n')],
       ['slots', i.slots.toLocaleString()], ['size', `${i.bytes.toLocaleString()} bytes`]);
   } else {
     rows.push(['index', i.index], ['encoding', i.encoding], ['slots', i.slots.toLocaleString()],
       [t.kind === 'pdb' ? 'entries' : 'states', i.states.toLocaleString()]);
     if (t.kind === 'puzzle') rows.push(['unreachable', i.unreachable.toLocaleString()], ['max remoteness', i.max_remoteness]);
+    if (t.kind === 'two-player') rows.push(['wins', n(i.wins) + longest(i.max_win)], ['losses', n(i.losses) + longest(i.max_loss)], ['draws', n(i.draws)]);
     rows.push(['size', `${i.bytes.toLocaleString()} bytes (${i.bits_per_state.toFixed(3)} bits/state)`],
       ['built', `${i.build.created ?? ''} by ${i.build.tool ?? ''} ${i.build.go_version ?? ''}`]);
   }
@@ -189,18 +348,49 @@ async function showTable(t) {
   $('#chart').replaceChildren(document.importNode(doc.documentElement, true));
 }
 
-// markChart highlights the bar that counts value v (single tables only).
-function markChart(v) {
-  document.querySelectorAll('#chart rect.bar').forEach((b) => b.classList.toggle('current',
-    !current.set && v !== undefined && Number(b.dataset.lo) <= v && v <= Number(b.dataset.hi)));
+// markChart highlights the bar that counts the position r: in a single table's chart, or
+// in the panel of a set's chart the renderer names (a sector), which is then shown alone
+// after the panel of the whole set; a bar of a two-player chart counts one outcome
+// (data-value).
+function markChart(r, key) {
+  const v = number(r), svg = $('#chart svg');
+  if (!svg) return;
+  if (key !== undefined) layoutChart(svg, ['all', key]);
+  svg.querySelectorAll('rect.bar').forEach((b) => {
+    const here = key === undefined ? !current.set : b.closest('g.panel')?.dataset.key === key;
+    const within = v !== undefined && Number(b.dataset.lo) <= v && v <= Number(b.dataset.hi);
+    b.classList.toggle('current', here && (b.dataset.value === undefined ? within
+      : b.dataset.value === r.value && (r.value === 'draw' || within)));
+  });
+}
+
+// layoutChart shows only the panels with the given keys, one below the other.
+function layoutChart(svg, keys) {
+  const panels = [...svg.querySelectorAll('g.panel')], h = Number(svg.dataset.panelHeight ??= svg.viewBox.baseVal.height / panels.length);
+  let y = 0;
+  for (const g of panels) {
+    const show = keys.includes(g.dataset.key);
+    g.style.display = show ? '' : 'none';
+    if (show) {
+      g.setAttribute('transform', `translate(0 ${y})`);
+      y += h;
+    }
+  }
+  const w = svg.viewBox.baseVal.width;
+  svg.setAttribute('height', y);
+  svg.setAttribute('viewBox', `0 0 ${w} ${y}`);
+  svg.querySelector(':scope > rect')?.setAttribute('height', y);
 }
 
 // showState probes state and draws the verdict, the board and the moves. Only the
 // latest request is drawn, and body[data-shown] then names the URL hash it shows.
 let lastProbe = 0;
 async function showState(state) {
-  const seq = ++lastProbe, hash = location.hash;
-  const {ok, body: r} = await getJSON(`${apiBase(current)}/probe?state=${encodeURIComponent(state)}`);
+  const seq = ++lastProbe, hash = location.hash, rend = rendererOf(current);
+  // A game that is over there is not probed: it has no value in the tables.
+  const over = rend.over?.(state);
+  const {ok, body: r} = over ? {ok: true, body: {state, value: 'loss', remoteness: 0}}
+    : await getJSON(`${apiBase(current)}/probe?state=${encodeURIComponent(state)}`);
   if (seq !== lastProbe) return;
   document.body.dataset.shown = hash;
   $('#state-input').value = state;
@@ -210,18 +400,19 @@ async function showState(state) {
     return;
   }
   showError('');
-  const v = verdict(r), rend = rendererOf(current), moves = r.moves ?? [];
+  const v = verdict(r), moves = r.moves ?? [];
   $('#value-label').textContent = v.label;
   $('#value').textContent = String(v.value);
-  $('#verdict-note').textContent = v.note;
+  $('#verdict-note').textContent = over ? `game over: ${over}` : v.note;
   const bestKey = moves.length ? valueText(moves[0]) : null;
-  const view = {params: current.params, result: r, play,
-    moves: moves.map((m) => ({...m, cls: moveClass(r, m), best: valueText(m) === bestKey}))};
+  const view = {params: current.params, result: r, play, over,
+    moves: moves.map((m) => ({...m, cls: moveClass(r, m), best: valueText(m) === bestKey, next: rend.next?.(r.state, m) ?? m.state}))};
   $('#board').replaceChildren(rend.draw(view));
   $('#moves').replaceChildren(...view.moves.map((m) => el('li', {},
-    el('button', {class: `move ${m.cls}${m.best ? ' best' : ''}`, 'data-state': m.state, onclick: () => play(m.state)},
-      rend.describe(r.state, m.state, current.params), el('span', {class: 'val'}, String(valueText(m)))))));
-  markChart(number(r));
+    el('button', {class: `move ${m.cls}${m.best ? ' best' : ''}`, 'data-state': m.next, 'data-move': m.move, onclick: () => play(m.next),
+      onmouseenter: () => view.hover?.(m, true), onmouseleave: () => view.hover?.(m, false)},
+    rend.describe(r.state, m, current.params), el('span', {class: 'val'}, String(valueText(m)))))));
+  markChart(over ? {} : r, current.set ? rend.chartKey?.(state) : undefined);
 }
 
 // route shows what the hash names: a table (the first by default) and a state (its goal).
@@ -232,6 +423,7 @@ async function route() {
   if (t !== current) {
     current = t;
     await showTable(t);
+    $('#state-input').placeholder = `e.g. ${rendererOf(t).goal(t.params)}`;
   }
   await showState(q.get('state') ?? rendererOf(t).goal(t.params));
 }
