@@ -44,6 +44,9 @@ type PlanOptions struct {
 	// MaxCores caps the cores of a unit (default 8); a unit gets a core per
 	// slotsPerCore slots of work.
 	MaxCores int
+	// TimeScale multiplies the time estimates (0: 1), e.g. 2 to plan again the units
+	// whose jobs ran over their time limit.
+	TimeScale float64
 }
 
 func (o PlanOptions) exe() string { return orString(o.Exe, "tablesmith") }
@@ -99,7 +102,7 @@ const (
 func estimate(u *Unit, opt PlanOptions, work float64, arrays uint64) {
 	u.Cores = opt.cores(u.Slots)
 	eff := 1 + float64(u.Cores-1)*parallelEfficiency
-	u.Seconds = math.Ceil(overheadSeconds + safetyFactor*work/eff)
+	u.Seconds = math.Ceil((overheadSeconds + safetyFactor*work/eff) * max(opt.TimeScale, 1))
 	const mib64 = 64 << 20
 	need := (arrays + overheadBytes) * 5 / 4
 	u.MemBytes = (need + mib64 - 1) / mib64 * mib64

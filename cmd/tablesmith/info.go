@@ -77,8 +77,12 @@ func printTableInfo(w io.Writer, file string, info tables.Info) {
 	}
 	fmt.Fprintf(w, "size            %s (%.3f bits/state; %d-bit codes in %d zstd blocks of %d slots)\n",
 		humanBytes(info.Bytes), info.BitsPerState, info.CodeBits, info.Blocks, info.SlotsPerBlock)
-	fmt.Fprintf(w, "built           %s by %s %s, %d workers, %.2fs search\n",
-		info.Build.Created.Format(time.RFC3339), info.Build.Tool, info.Build.GoVersion, info.Build.Workers, info.Build.Seconds)
+	if info.Build.Created.IsZero() {
+		fmt.Fprintf(w, "built           by %s (a reproducible file: the build's time, host and command are in its set's manifest)\n", info.Build.Tool)
+	} else {
+		fmt.Fprintf(w, "built           %s by %s %s, %d workers, %.2fs search\n",
+			info.Build.Created.Format(time.RFC3339), info.Build.Tool, info.Build.GoVersion, info.Build.Workers, info.Build.Seconds)
+	}
 	if len(info.Counts) == 0 {
 		return
 	}

@@ -57,6 +57,7 @@ func runPlan(e *env, args []string) error {
 	fs.Var(&sbatchFlags, "sbatch-flag", "one more sbatch option for every job, e.g. --qos=long (repeatable)")
 	submit := fs.Bool("submit", false, "run the Slurm script (bash, saved in DIR/logs) and print the job ids")
 	cores := fs.Int("cores", 8, "cores a unit asks for at most (a unit gets one per 16M slots of work)")
+	timeScale := fs.Float64("time-scale", 1, "multiply the time estimates (e.g. 2 after jobs ran over their time limit)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -79,6 +80,8 @@ func runPlan(e *env, args []string) error {
 		return fmt.Errorf("%w: --submit submits the Slurm script: not with --emit json", errUsage)
 	case *cores < 1:
 		return fmt.Errorf("%w: --cores must be at least 1", errUsage)
+	case *timeScale < 1:
+		return fmt.Errorf("%w: --time-scale must be at least 1", errUsage)
 	}
 	// The jobs run on other machines: the binary and the set by absolute paths.
 	if dir, err = filepath.Abs(dir); err != nil {
@@ -88,7 +91,7 @@ func runPlan(e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("finding the tablesmith binary: %w", err)
 	}
-	opt := build.PlanOptions{Exe: exe, MaxCores: *cores}
+	opt := build.PlanOptions{Exe: exe, MaxCores: *cores, TimeScale: *timeScale}
 	var units []build.Unit
 	switch kind {
 	case "mill":
@@ -149,8 +152,12 @@ func printPlan(w io.Writer, dir string, units []build.Unit, total, critical uint
 			(time.Duration(u.Seconds) * time.Second).String(), commas(u.Slots), deps)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "%s: %d units to run, %s slots; the longest chain, %s, holds %s slots: at most %.1f× faster on many machines than on one\n",
-		dir, len(units), commas(total), strings.Join(chain, " → "), commas(critical), float64(total)/float64(max(critical, 1)))
+	plural := "s"
+	if len(units) == 1 {
+		plural = ""
+	}
+	fmt.Fprintf(w, "%s: %d unit%s to run, %s slots; the longest chain, %s, holds %s slots: at most %.1f× faster on many machines than on one\n",
+		dir, len(units), plural, commas(total), strings.Join(chain, " → "), commas(critical), float64(total)/float64(max(critical, 1)))
 }
 
 // submitScript saves the script in DIR/logs and runs it with bash; the script prints

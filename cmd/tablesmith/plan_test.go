@@ -245,6 +245,7 @@ func TestPlanUsage(t *testing.T) {
 		{[]string{"plan", "mill", "--max-stones", "8", "-o", o, "--emit", "yaml"}, "--emit"},
 		{[]string{"plan", "mill", "--max-stones", "8", "-o", o, "--emit", "json", "--submit"}, "--submit"},
 		{[]string{"plan", "mill", "--max-stones", "8", "-o", o, "--cores", "0"}, "--cores"},
+		{[]string{"plan", "mill", "--max-stones", "8", "-o", o, "--time-scale", "0.5"}, "--time-scale"},
 		{[]string{"plan", "pdb", "--rows", "3", "--cols", "3", "-o", o}, "exactly one of --groups and --partition"},
 		{[]string{"plan", "verify"}, "DIR"},
 		{[]string{"plan", "verify", "-o", o, o}, "no -o"},
