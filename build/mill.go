@@ -54,13 +54,12 @@ func (p Pair) Deps() []Pair {
 	return slices.Compact(out)
 }
 
-// exitSectors lists the sectors the pair's captures lead into: (w, b) captures into
-// (b−1, w), with the opponent to move.
+// exitSectors lists the sectors the pair's captures lead into.
 func (p Pair) exitSectors() [][2]int {
 	var out [][2]int
 	for _, s := range p.Sectors() {
-		if w, b := s[0], s[1]; b-1 >= mill.MinStones && !slices.Contains(out, [2]int{b - 1, w}) {
-			out = append(out, [2]int{b - 1, w})
+		if _, c, ok := mill.NextSectors(s[0], s[1]); ok && !slices.Contains(out, c) {
+			out = append(out, c)
 		}
 	}
 	return out

@@ -259,7 +259,8 @@ func VerifyUnits(dir string, opt PlanOptions) ([]Unit, error) {
 				return nil, err
 			}
 			read := info.Slots // the sector, and those its moves lead into
-			for _, o := range [][2]int{{b, w}, {b - 1, w}} {
+			move, capture, _ := mill.NextSectors(w, b)
+			for _, o := range [][2]int{move, capture} {
 				if other, ok := m.Sector(mill.SectorName(o[0], o[1])); ok && other.Sector != info.Sector {
 					read += other.Slots
 				}

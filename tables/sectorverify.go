@@ -69,7 +69,8 @@ func (s *Set) VerifySector(ctx context.Context, name string, opt VerifyOptions) 
 	var p mill.Params
 	_ = jsonUnmarshal(t.meta.Params, &p)
 	read := []SectorInfo{info}
-	for _, o := range [][2]int{{p.B, p.W}, {p.B - 1, p.W}} { // a move; a capture
+	move, capture, _ := mill.NextSectors(p.W, p.B)
+	for _, o := range [][2]int{move, capture} {
 		if other, ok := s.sectors.Sector(mill.SectorName(o[0], o[1])); ok && other.Sector != name {
 			read = append(read, other)
 		}

@@ -186,6 +186,9 @@ func TestPlanPDBUnits(t *testing.T) {
 // TestPlanMillAndVerifyUnits: the mill plan as a table and as units run in-process (with
 // --jobs 2 for a rescue), `verify --sector`, and the verification plan.
 func TestPlanMillAndVerifyUnits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and verifies Mühle sectors: not in the short (race) pass")
+	}
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "mill")
 	code, out, _ := runCmd(t, "", "plan", "mill", "--sectors", "4-3", "-o", dir)
