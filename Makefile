@@ -11,7 +11,7 @@ RACE_PKGS := ./builder/ ./build/ ./format/ ./tables/ ./serve/ ./cmd/tablesmith/ 
 # Each fuzz target's run in `make fuzz-short` (CI) and `make fuzz`.
 FUZZTIME ?= 10s
 
-.PHONY: all build tables tables-mill tables-mill-full test test-long bench bench-serve bench-korf bench-big fuzz fuzz-short vet fmt clean
+.PHONY: all build tables tables-mill tables-mill-full test slurm-test test-long bench bench-serve bench-korf bench-big fuzz fuzz-short vet fmt clean
 
 all: build
 
@@ -45,6 +45,11 @@ tables-mill-full: build
 test:
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -short -race -cpu 1,2 $(RACE_PKGS)
+
+# A real Slurm run of `tablesmith plan` on a one-node cluster on localhost (root; installs
+# slurm-wlm and munge from Debian's packages; about two minutes).
+slurm-test:
+	scripts/slurm-test.sh
 
 # Long checks (large Hanoi instances, random 20-disk states): build tag `long`.
 test-long:

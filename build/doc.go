@@ -2,7 +2,10 @@
 // instance from the registry (package games), an engine (package builder), a value
 // encoding (package values) and the file writer (package format). A puzzle table is built
 // by [Puzzle] (breadth-first search with a level-log checkpoint and resume), a
-// pattern-database set by [PDBSet]; sector sets of two-player games go here too. The CLI
+// pattern-database set by [PDBSet] (or group by group: [PDBGroup], [PDBAssemble]), a Mühle
+// sector set pair by pair by [MillPair] and [MillSet]. A set too big for one machine is a
+// plan of idempotent units ([Unit]: [MillUnits], [PDBUnits], [VerifyUnits]) that run
+// in-process ([RunUnits]) or as Slurm jobs ([SlurmScript]). The CLI
 // (cmd/tablesmith) only parses flags and prints; programs that only probe tables import
 // package tables, which links none of this.
 //

@@ -12,12 +12,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/mill"
+	"github.com/tablesmith/tablesmith/internal/sysmem"
 	"github.com/tablesmith/tablesmith/tables"
 	"github.com/tablesmith/tablesmith/values"
 )
@@ -45,14 +47,22 @@ func (p Pair) Sectors() [][2]int {
 // Deps lists the pairs whose sectors the pair's captures lead into.
 func (p Pair) Deps() []Pair {
 	var out []Pair
-	for _, s := range p.Sectors() {
-		w, b := s[0], s[1]
-		if b-1 >= mill.MinStones { // (w, b) captures into (b−1, w)
-			out = append(out, PairOf(b-1, w))
-		}
+	for _, s := range p.exitSectors() {
+		out = append(out, PairOf(s[0], s[1]))
 	}
 	slices.SortFunc(out, comparePairs)
 	return slices.Compact(out)
+}
+
+// exitSectors lists the sectors the pair's captures lead into.
+func (p Pair) exitSectors() [][2]int {
+	var out [][2]int
+	for _, s := range p.Sectors() {
+		if _, c, ok := mill.NextSectors(s[0], s[1]); ok && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // PairOf returns the pair holding sector (w, b).
@@ -116,7 +126,11 @@ func MaxStonesPairs(n int) []Pair {
 
 // MillOptions tune MillPair and MillSet. The zero value is usable.
 type MillOptions struct {
-	Workers  int // 0: GOMAXPROCS
+	Workers int // 0: GOMAXPROCS
+	// Jobs is how many pairs MillSet builds at a time, as the dependencies and the memory
+	// available allow (0 or 1: one after another, in the plan's order); each uses Workers.
+	Jobs int
+	// Progress and PairDone, if set, are never called concurrently.
 	Progress func(p Pair, rp builder.RetroProgress)
 	// PairDone, if set, is called after each pair: skipped is true when it was already
 	// complete in the set.
@@ -124,15 +138,23 @@ type MillOptions struct {
 	Build    format.Build // recorded in the manifest (not in the reproducible files)
 }
 
-// MillSet builds every pair of plan (see MillPlan) into dir in order, skipping those
-// already complete: after an interruption the same call resumes.
+// MillSet builds every pair of plan (see MillPlan) into dir, skipping those already
+// complete: after an interruption the same call resumes. Up to opt.Jobs pairs are built
+// at a time (RunUnits over MillPlanUnits, within the memory available); with one job, in
+// plan's order.
 func MillSet(ctx context.Context, dir string, plan []Pair, opt MillOptions) error {
-	for _, p := range plan {
-		if _, err := MillPair(ctx, dir, p, opt); err != nil {
-			return err
-		}
+	var mu sync.Mutex
+	if progress := opt.Progress; progress != nil {
+		opt.Progress = func(p Pair, rp builder.RetroProgress) { mu.Lock(); defer mu.Unlock(); progress(p, rp) }
 	}
-	return nil
+	if done := opt.PairDone; done != nil {
+		opt.PairDone = func(p Pair, s []tables.SectorInfo, skipped bool) { mu.Lock(); defer mu.Unlock(); done(p, s, skipped) }
+	}
+	units := MillPlanUnits(dir, plan, PlanOptions{})
+	return RunUnits(ctx, units, RunOptions{Jobs: opt.Jobs, MemBytes: sysmem.Available()}, func(ctx context.Context, i int) error {
+		_, err := MillPair(ctx, dir, plan[i], opt)
+		return err
+	})
 }
 
 // MillPair builds one sector pair into the set in dir. It does nothing when the pair is
@@ -322,16 +344,9 @@ func loadExits(ctx context.Context, dir string, p Pair) (*exitTables, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, s := range p.Sectors() {
-		w, b := s[0], s[1]
-		if b-1 < mill.MinStones {
-			continue
-		}
-		dw, db := b-1, w
+	for _, s := range p.exitSectors() {
+		dw, db := s[0], s[1]
 		name := mill.SectorName(dw, db)
-		if ex.codes[dw*16+db] != nil {
-			continue
-		}
 		dep := PairOf(dw, db)
 		info, ok := m.Sector(name)
 		if !ok {

@@ -77,10 +77,12 @@ type PDBOptions struct {
 // dir stays whole and usable: each group's file is named after the group's identity
 // (board, goal, encoding, tiles), so a file the old manifest names is only ever replaced,
 // atomically, by a file of the same group; files no manifest names any more are removed
-// after the switch.
+// after the switch. The files are reproducible (the same bytes from every build, on any
+// machine, with any workers); what changes from run to run is in the manifest. For a set
+// built group by group, as separate units of work, see PDBGroup and PDBAssemble.
 func PDBSet(ctx context.Context, dir string, spec PDBSpec, opt PDBOptions) (*tables.PDBManifest, error) {
-	spec.Groups = slices.Clone(spec.Groups) // Normalize replaces groups: not the caller's
-	if err := spec.Normalize(); err != nil {
+	spec, err := normalizedPDBSpec(spec)
+	if err != nil {
 		return nil, err
 	}
 	if opt.Workers <= 0 {
@@ -89,17 +91,12 @@ func PDBSet(ctx context.Context, dir string, spec PDBSpec, opt PDBOptions) (*tab
 	if err := makeSetDir(dir); err != nil {
 		return nil, err
 	}
-	m := &tables.PDBManifest{Format: tables.PDBManifestFormat, Version: tables.PDBManifestVersion, Game: slide.PDBGame{}.Name(),
-		Rows: spec.Rows, Cols: spec.Cols, Goal: spec.Goal, Encoding: spec.Encoding, Build: opt.Build}
-	m.Build.Workers = opt.Workers
-	if m.Build.Tool == "" {
-		m.Build.Tool = "tablesmith"
-	}
+	m := newPDBManifest(spec, opt)
 	start := time.Now()
 	for gi, tiles := range spec.Groups {
 		info, err := buildPDBGroup(ctx, dir, spec, gi, tiles, opt)
 		if err != nil {
-			return nil, fmt.Errorf("build: group %d %v: %w", gi+1, tiles, err)
+			return nil, err
 		}
 		m.Groups = append(m.Groups, info)
 		if opt.GroupDone != nil {
@@ -108,15 +105,208 @@ func PDBSet(ctx context.Context, dir string, spec PDBSpec, opt PDBOptions) (*tab
 		debug.FreeOSMemory() // the search's bitsets are garbage now; keep the peak down
 	}
 	m.Build.Seconds = time.Since(start).Seconds()
+	if err := writePDBManifest(dir, m, nil); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// normalizedPDBSpec returns a normalized copy of spec (Normalize replaces the groups: not
+// the caller's).
+func normalizedPDBSpec(spec PDBSpec) (PDBSpec, error) {
+	spec.Groups = slices.Clone(spec.Groups)
+	return spec, spec.Normalize()
+}
+
+// newPDBManifest starts the manifest of the set spec.
+func newPDBManifest(spec PDBSpec, opt PDBOptions) *tables.PDBManifest {
+	m := &tables.PDBManifest{Format: tables.PDBManifestFormat, Version: tables.PDBManifestVersion, Game: slide.PDBGame{}.Name(),
+		Rows: spec.Rows, Cols: spec.Cols, Goal: spec.Goal, Encoding: spec.Encoding, Build: opt.Build}
+	if opt.Workers > 0 {
+		m.Build.Workers = opt.Workers
+	}
+	m.Build.Tool = orString(m.Build.Tool, "tablesmith")
+	return m
+}
+
+// writePDBManifest stamps m, switches dir/manifest.json to it, and removes the group files
+// that neither m nor keep names.
+func writePDBManifest(dir string, m *tables.PDBManifest, keep []tables.PDBGroupInfo) error {
 	if m.Build.Created.IsZero() {
 		m.Build.Created = time.Now().UTC().Truncate(time.Second)
 	}
 	m.Build.GoVersion = runtime.Version()
 	if err := WriteJSONAtomic(filepath.Join(dir, tables.ManifestName), m); err != nil {
-		return nil, err
+		return err
 	}
-	removeUnlisted(dir, m)
-	return m, nil
+	removeUnlisted(dir, append(slices.Clone(m.Groups), keep...))
+	return nil
+}
+
+// A set built group by group: PDBGroup writes one group's file and records it, with its
+// SHA-256 and its build time, in dir/manifest.partial.json (under the set's lock, so
+// that units running at once lose nothing); PDBAssemble turns the records into the
+// manifest once every group is there. Until then an old set in dir stays whole, as with
+// PDBSet.
+const (
+	pdbPartialName   = "manifest.partial.json"
+	pdbPartialFormat = "tablesmith-pdb-partial"
+)
+
+// pdbPartial is the content of manifest.partial.json: groups built but in no manifest
+// yet, of any set.
+type pdbPartial struct {
+	Format string                `json:"format"`
+	Groups []tables.PDBGroupInfo `json:"groups"`
+}
+
+// readPDBPartial reads dir's partial record; a missing or unreadable one reads as empty
+// (its groups are then built again: the files are reproducible).
+func readPDBPartial(dir string) *pdbPartial {
+	p := &pdbPartial{Format: pdbPartialFormat}
+	b, err := os.ReadFile(filepath.Join(dir, pdbPartialName))
+	if err != nil || json.Unmarshal(b, p) != nil || p.Format != pdbPartialFormat {
+		return &pdbPartial{Format: pdbPartialFormat}
+	}
+	return p
+}
+
+// recordedGroup returns the record of the group file name from dir's manifest or partial
+// record, if the file is there with the SHA-256 recorded.
+func recordedGroup(dir, name string) (tables.PDBGroupInfo, bool) {
+	var recs []tables.PDBGroupInfo
+	if m, err := tables.ReadPDBManifest(dir); err == nil {
+		recs = m.Groups
+	}
+	recs = append(recs, readPDBPartial(dir).Groups...)
+	sum := ""
+	for _, g := range recs {
+		if g.File != name || g.SHA256 == "" {
+			continue
+		}
+		if sum == "" {
+			var err error
+			if sum, err = tables.FileSHA256(filepath.Join(dir, name)); err != nil {
+				return tables.PDBGroupInfo{}, false
+			}
+		}
+		if sum == g.SHA256 {
+			return g, true
+		}
+	}
+	return tables.PDBGroupInfo{}, false
+}
+
+// PDBGroup builds group gi (from 0) of the set spec into dir as one unit of work and
+// records it (see pdbPartialName). It does nothing, and reports built false, when the
+// group's file is already recorded, in the partial record or the manifest, with the same
+// SHA-256. The file is the one PDBSet writes, byte for byte.
+func PDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, opt PDBOptions) (info tables.PDBGroupInfo, built bool, err error) {
+	if spec, err = normalizedPDBSpec(spec); err != nil {
+		return info, false, err
+	}
+	if gi < 0 || gi >= len(spec.Groups) {
+		return info, false, fmt.Errorf("build: group %d: the set has groups 1 to %d", gi+1, len(spec.Groups))
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	if err := makeSetDir(dir); err != nil {
+		return info, false, err
+	}
+	if info, ok := recordedGroup(dir, pdbFileName(spec, gi, spec.Groups[gi])); ok {
+		return info, false, nil
+	}
+	if info, err = buildPDBGroup(ctx, dir, spec, gi, spec.Groups[gi], opt); err != nil {
+		return info, false, err
+	}
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return info, false, err
+	}
+	defer unlock()
+	p := readPDBPartial(dir)
+	p.Groups = append(slices.DeleteFunc(p.Groups, func(g tables.PDBGroupInfo) bool { return g.File == info.File }), info)
+	return info, true, WriteJSONAtomic(filepath.Join(dir, pdbPartialName), p)
+}
+
+// PDBAssemble writes dir/manifest.json for the set spec from its groups' files, built by
+// PDBGroup, and removes the group files that no manifest or record names any more. It
+// does nothing, and reports built false, when the manifest already describes spec with
+// every file in place; a group not built (or whose file changed) is an error naming it.
+func PDBAssemble(dir string, spec PDBSpec, opt PDBOptions) (m *tables.PDBManifest, built bool, err error) {
+	if spec, err = normalizedPDBSpec(spec); err != nil {
+		return nil, false, err
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, false, fmt.Errorf("build: %s holds no groups of the set: build them first (tablesmith build pdb … --group K -o %s)", dir, dir)
+	}
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return nil, false, err
+	}
+	defer unlock()
+	complete, err := pdbManifestComplete(dir, spec)
+	if err != nil {
+		return nil, false, err
+	}
+	if complete {
+		m, err = tables.ReadPDBManifest(dir)
+	} else {
+		m, err = assemblePDBManifest(dir, spec, opt)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	// The groups in the manifest need no record any more.
+	p := readPDBPartial(dir)
+	n := len(p.Groups)
+	p.Groups = slices.DeleteFunc(p.Groups, func(g tables.PDBGroupInfo) bool {
+		return slices.ContainsFunc(m.Groups, func(h tables.PDBGroupInfo) bool { return h.File == g.File })
+	})
+	switch {
+	case len(p.Groups) == n:
+	case len(p.Groups) == 0:
+		err = os.Remove(filepath.Join(dir, pdbPartialName))
+	default:
+		err = WriteJSONAtomic(filepath.Join(dir, pdbPartialName), p)
+	}
+	return m, !complete, err
+}
+
+// assemblePDBManifest writes the manifest of spec from the groups' records (the caller
+// holds the lock).
+func assemblePDBManifest(dir string, spec PDBSpec, opt PDBOptions) (*tables.PDBManifest, error) {
+	m := newPDBManifest(spec, opt)
+	for gi, tiles := range spec.Groups {
+		info, ok := recordedGroup(dir, pdbFileName(spec, gi, tiles))
+		if !ok {
+			return nil, fmt.Errorf("build: group %d %v of the set is not built in %s, or its file is not the one recorded: build it first (tablesmith build pdb … --group %d -o %s)",
+				gi+1, tiles, dir, gi+1, dir)
+		}
+		m.Groups = append(m.Groups, info)
+		m.Build.Seconds += info.Seconds
+	}
+	return m, writePDBManifest(dir, m, readPDBPartial(dir).Groups)
+}
+
+// pdbManifestComplete reports whether dir's manifest is the set spec's with every group
+// file in place (the SHA-256 it records).
+func pdbManifestComplete(dir string, spec PDBSpec) (bool, error) {
+	m, err := tables.ReadPDBManifest(dir)
+	if err != nil || m.Rows != spec.Rows || m.Cols != spec.Cols || m.Goal != spec.Goal || m.Encoding != spec.Encoding ||
+		len(m.Groups) != len(spec.Groups) {
+		return false, nil // none, another set's, or unreadable: write it (again)
+	}
+	for gi, g := range m.Groups {
+		if g.File != pdbFileName(spec, gi, spec.Groups[gi]) || g.SHA256 == "" {
+			return false, nil
+		}
+		if sum, err := tables.FileSHA256(filepath.Join(dir, g.File)); err != nil || sum != g.SHA256 {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // pdbFileName names a group's file after the group's identity.
@@ -125,9 +315,9 @@ func pdbFileName(spec PDBSpec, gi int, tiles []uint8) string {
 	return fmt.Sprintf("group%d-%08x.tsm", gi+1, crc32.Checksum([]byte(id), crc32.MakeTable(crc32.Castagnoli)))
 }
 
-// removeUnlisted removes the group files of earlier sets in dir that m does not name.
+// removeUnlisted removes the group files of earlier sets in dir that groups do not name.
 // Only names of the pattern the builder writes are touched.
-func removeUnlisted(dir string, m *tables.PDBManifest) {
+func removeUnlisted(dir string, groups []tables.PDBGroupInfo) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
@@ -137,13 +327,19 @@ func removeUnlisted(dir string, m *tables.PDBManifest) {
 		if !e.Type().IsRegular() || !strings.HasPrefix(name, "group") || !strings.HasSuffix(name, ".tsm") {
 			continue
 		}
-		if !slices.ContainsFunc(m.Groups, func(g tables.PDBGroupInfo) bool { return g.File == name }) {
+		if !slices.ContainsFunc(groups, func(g tables.PDBGroupInfo) bool { return g.File == name }) {
 			os.Remove(filepath.Join(dir, name))
 		}
 	}
 }
 
-func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, tiles []uint8, opt PDBOptions) (tables.PDBGroupInfo, error) {
+// buildPDBGroup builds group gi's file into dir; its errors name the group.
+func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, tiles []uint8, opt PDBOptions) (info tables.PDBGroupInfo, err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("build: group %d %v: %w", gi+1, tiles, err)
+		}
+	}()
 	start := time.Now()
 	params := slide.PDBParams{Rows: spec.Rows, Cols: spec.Cols, Goal: spec.Goal, Tiles: intsOf(tiles)}
 	grp, err := slide.NewPDBGroup(params)
@@ -165,7 +361,7 @@ func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, tiles 
 	if res.Unreached != 0 {
 		return tables.PDBGroupInfo{}, fmt.Errorf("internal error: %d placements unreached", res.Unreached)
 	}
-	info := tables.PDBGroupInfo{Tiles: intsOf(tiles), File: pdbFileName(spec, gi, tiles),
+	info = tables.PDBGroupInfo{Tiles: intsOf(tiles), File: pdbFileName(spec, gi, tiles),
 		Entries: res.Entries, MaxValue: res.MaxValue(), Counts: res.Counts}
 	maxCode := uint64(res.MaxValue())
 	if spec.Encoding == values.EncodingPDBExcess {
@@ -177,19 +373,15 @@ func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, tiles 
 	pj, _ := json.Marshal(params)
 	extra, _ := json.Marshal(map[string]any{"value_counts": res.Counts, "max_value": res.MaxValue()})
 	meta := format.Metadata{Game: slide.PDBGame{}.Name(), Params: pj, Index: slide.PDBGame{}.Schemes()[0], Encoding: spec.Encoding,
-		Slots: res.Entries, CodeBits: info.CodeBits, Build: opt.Build, Extra: extra}
-	meta.Build.Workers = opt.Workers
-	meta.Build.Seconds = res.Elapsed.Seconds()
-	if meta.Build.Tool == "" {
-		meta.Build.Tool = "tablesmith"
-	}
+		Slots: res.Entries, CodeBits: info.CodeBits, Extra: extra,
+		Build: format.Build{Tool: "tablesmith"}} // reproducible: the volatile part goes to the manifest
 	v := res.Values
 	src := func(dst []uint32, first uint64) {
 		for i := range dst {
 			dst[i] = uint32(v.Get(first + uint64(i)))
 		}
 	}
-	wopt := format.WriteOptions{Workers: opt.Workers}
+	wopt := format.WriteOptions{Workers: opt.Workers, Reproducible: true}
 	if opt.Write != nil {
 		wopt.Progress = func(done, total uint64) { opt.Write(gi, done, total) }
 	}
@@ -202,6 +394,9 @@ func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, tiles 
 		return tables.PDBGroupInfo{}, err
 	}
 	info.Bytes = st.Size()
+	if info.SHA256, err = tables.FileSHA256(path); err != nil {
+		return tables.PDBGroupInfo{}, err
+	}
 	info.Seconds = time.Since(start).Seconds()
 	return info, nil
 }

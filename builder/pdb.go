@@ -93,6 +93,17 @@ type zoWorker struct {
 	lo, hi     int    // words of the next frontier touched: [lo, hi)
 }
 
+// ZeroOneMemoryEstimate is the memory ZeroOneBFS over sp needs, in bytes: the value array
+// and three bitsets of Slots() bits.
+func ZeroOneMemoryEstimate(sp ZeroOneSpace) (uint64, error) {
+	width, err := WidthFor(sp.DepthBound())
+	if err != nil {
+		return 0, err
+	}
+	n := sp.Slots()
+	return (n>>sp.EntryBits())*uint64(width) + 3*(n/8+8), nil
+}
+
 // ZeroOneBFS runs a level-synchronous parallel 0-1 breadth-first search from the goals of
 // sp and returns each entry's value: the least cost at which any of its slots is reached.
 //

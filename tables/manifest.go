@@ -33,7 +33,8 @@ type PDBGroupInfo struct {
 	Counts   []uint64 `json:"counts"` // Counts[v] = entries of value v
 	CodeBits int      `json:"code_bits"`
 	Bytes    int64    `json:"bytes"`
-	Seconds  float64  `json:"seconds"` // search and write
+	SHA256   string   `json:"sha256,omitempty"` // of the file (sets built before it was recorded have none)
+	Seconds  float64  `json:"seconds"`          // search and write
 }
 
 // PDBManifest is the content of a set's manifest.json.

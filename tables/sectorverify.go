@@ -27,38 +27,19 @@ type forwarder interface {
 // must equal its own. It names the first inconsistent position of the first sector that
 // has one.
 func (s *Set) verifySectors(ctx context.Context, opt VerifyOptions) error {
-	var need uint64
+	var all []SectorInfo
 	for _, info := range s.sectors.Sectors {
-		t := s.bySector[info.Sector]
-		if err := t.Verify(ctx, VerifyOptions{ChecksumsOnly: true, Workers: opt.Workers, Progress: opt.Progress}); err != nil {
-			return fmt.Errorf("%s: %w", t.File(), err)
-		}
-		sum, err := FileSHA256(t.File())
-		if err != nil {
+		if err := s.checkSectorFile(ctx, info, opt); err != nil {
 			return err
 		}
-		if sum != info.SHA256 {
-			return fmt.Errorf("%s: SHA-256 %s, the manifest says %s: %w", t.File(), sum, info.SHA256, format.ErrCorrupt)
-		}
-		need += t.meta.Slots * 2
+		all = append(all, info)
 	}
 	if opt.ChecksumsOnly {
 		return nil
 	}
-	if avail := sysmem.Available(); avail > 0 && need > avail {
-		return fmt.Errorf("tables: the forward check holds every sector's values in memory (%d bytes), %d are available; use --checksums-only", need, avail)
-	}
-	// Every sector's codes in memory, indexed by mill.SectorCode.
-	codes := make(map[uint64][]uint16, len(s.members))
-	for _, info := range s.sectors.Sectors {
-		t := s.bySector[info.Sector]
-		var p mill.Params
-		_ = jsonUnmarshal(t.meta.Params, &p)
-		c, err := loadCodes16(ctx, t, opt)
-		if err != nil {
-			return err
-		}
-		codes[mill.SectorCode(p.W, p.B)] = c
+	codes, err := s.loadSectorCodes(ctx, all, opt)
+	if err != nil {
+		return err
 	}
 	for _, info := range s.sectors.Sectors {
 		t := s.bySector[info.Sector]
@@ -67,6 +48,83 @@ func (s *Set) verifySectors(ctx context.Context, opt VerifyOptions) error {
 		}
 	}
 	return nil
+}
+
+// VerifySector checks one sector of a sector set, as Verify checks them all: its file's
+// checksums, counts and SHA-256 against the manifest, then the forward consistency of its
+// values, reading only the sectors its moves lead into (their blocks' checksums are
+// checked as they are read). It is one unit of a verification spread over jobs.
+func (s *Set) VerifySector(ctx context.Context, name string, opt VerifyOptions) error {
+	if s.sectors == nil {
+		return fmt.Errorf("tables: %s is not a sector set", s.dir)
+	}
+	info, ok := s.sectors.Sector(name)
+	if !ok {
+		return fmt.Errorf("tables: sector %s is not in %s", name, s.dir)
+	}
+	if err := s.checkSectorFile(ctx, info, opt); err != nil || opt.ChecksumsOnly {
+		return err
+	}
+	t := s.bySector[name]
+	var p mill.Params
+	_ = jsonUnmarshal(t.meta.Params, &p)
+	read := []SectorInfo{info}
+	move, capture, _ := mill.NextSectors(p.W, p.B)
+	for _, o := range [][2]int{move, capture} {
+		if other, ok := s.sectors.Sector(mill.SectorName(o[0], o[1])); ok && other.Sector != name {
+			read = append(read, other)
+		}
+	}
+	codes, err := s.loadSectorCodes(ctx, read, opt)
+	if err != nil {
+		return err
+	}
+	if err := checkForward(ctx, t, codes, opt); err != nil {
+		return fmt.Errorf("%s: %w", t.File(), err)
+	}
+	return nil
+}
+
+// checkSectorFile checks a sector's file: every block's checksum, the counts, and its
+// SHA-256 against the manifest.
+func (s *Set) checkSectorFile(ctx context.Context, info SectorInfo, opt VerifyOptions) error {
+	t := s.bySector[info.Sector]
+	if err := t.Verify(ctx, VerifyOptions{ChecksumsOnly: true, Workers: opt.Workers, Progress: opt.Progress}); err != nil {
+		return fmt.Errorf("%s: %w", t.File(), err)
+	}
+	sum, err := FileSHA256(t.File())
+	if err != nil {
+		return err
+	}
+	if sum != info.SHA256 {
+		return fmt.Errorf("%s: SHA-256 %s, the manifest says %s: %w", t.File(), sum, info.SHA256, format.ErrCorrupt)
+	}
+	return nil
+}
+
+// loadSectorCodes reads the codes of the sectors into memory, indexed by mill.SectorCode,
+// refusing first if they would not fit.
+func (s *Set) loadSectorCodes(ctx context.Context, sectors []SectorInfo, opt VerifyOptions) (map[uint64][]uint16, error) {
+	var need uint64
+	for _, info := range sectors {
+		need += s.bySector[info.Sector].meta.Slots * 2
+	}
+	if avail := sysmem.Available(); avail > 0 && need > avail {
+		return nil, fmt.Errorf("tables: the forward check holds the values of %d sectors in memory (%d bytes), %d are available; use --checksums-only, or check sector by sector",
+			len(sectors), need, avail)
+	}
+	codes := make(map[uint64][]uint16, len(sectors))
+	for _, info := range sectors {
+		t := s.bySector[info.Sector]
+		var p mill.Params
+		_ = jsonUnmarshal(t.meta.Params, &p)
+		c, err := loadCodes16(ctx, t, opt)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", t.File(), err)
+		}
+		codes[mill.SectorCode(p.W, p.B)] = c
+	}
+	return codes, nil
 }
 
 // loadCodes16 reads every code of t into memory.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -15,27 +16,69 @@ import (
 	"github.com/tablesmith/tablesmith/tables"
 )
 
-const buildMillArgs = "mill (--pair W-B | --max-stones N | --sectors 3-3,4-3,…) [--workers N] [--json] -o DIR"
+const buildMillArgs = "mill (--pair W-B | --max-stones N | --sectors 3-3,4-3,…) [--jobs K] [--workers N] [--json] -o DIR"
+
+// millPairFlags declares the flags that choose the pairs of a sector set (--max-stones,
+// --sectors, and with single --pair) on fs; the returned func checks them once fs is
+// parsed and returns the pairs in dependency order (a single pair alone).
+func millPairFlags(fs *flag.FlagSet, single bool) func() ([]build.Pair, error) {
+	var pair *string
+	if single {
+		pair = fs.String("pair", "", "build one sector pair W-B (its dependencies must be in DIR)")
+	}
+	maxStones := fs.Int("max-stones", 0, "every sector with at most N stones in all, and their dependencies")
+	sectors := fs.String("sectors", "", "these sectors (comma-separated W-B) and their dependencies")
+	return func() ([]build.Pair, error) {
+		given := 0
+		for _, set := range []bool{pair != nil && *pair != "", *maxStones != 0, *sectors != ""} {
+			if set {
+				given++
+			}
+		}
+		choices := "--max-stones and --sectors"
+		if single {
+			choices = "--pair, " + choices
+		}
+		switch {
+		case given != 1:
+			return nil, fmt.Errorf("%w: give exactly one of %s", errUsage, choices)
+		case *maxStones != 0 && (*maxStones < 6 || *maxStones > 18):
+			return nil, fmt.Errorf("%w: --max-stones %d: want 6 to 18", errUsage, *maxStones)
+		case *maxStones != 0:
+			return build.MillPlan(build.MaxStonesPairs(*maxStones)), nil
+		}
+		var want []build.Pair
+		list := *sectors
+		if pair != nil && *pair != "" {
+			list = *pair
+		}
+		for _, f := range strings.Split(list, ",") {
+			p, err := build.ParsePair(f)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %v", errUsage, err)
+			}
+			want = append(want, p)
+		}
+		if pair != nil && *pair != "" {
+			return want, nil
+		}
+		return build.MillPlan(want), nil
+	}
+}
 
 // runBuildMill implements `tablesmith build mill`: Nine Men's Morris sector sets by
-// retrograde analysis, one sector pair at a time, skipping pairs already complete.
+// retrograde analysis, one sector pair at a time (or up to --jobs at once), skipping
+// pairs already complete.
 func runBuildMill(e *env, args []string) error {
 	fs := newFlags(e, "build mill", buildMillArgs)
-	pair := fs.String("pair", "", "build one sector pair W-B (its dependencies must be in DIR)")
-	maxStones := fs.Int("max-stones", 0, "build every sector with at most N stones in all, and their dependencies")
-	sectors := fs.String("sectors", "", "build these sectors (comma-separated W-B) and their dependencies")
-	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers")
+	pairsOf := millPairFlags(fs, true)
+	jobs := fs.Int("jobs", 1, "build up to K pairs at a time, as their dependencies and the memory available allow")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers (of each pair)")
 	out := fs.String("o", "", "the set's directory (required)")
 	asJSON := fs.Bool("json", false, "print one JSON object per pair")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
-	}
-	given := 0
-	for _, set := range []bool{*pair != "", *maxStones != 0, *sectors != ""} {
-		if set {
-			given++
-		}
 	}
 	switch {
 	case len(pos) != 0:
@@ -44,31 +87,12 @@ func runBuildMill(e *env, args []string) error {
 		return fmt.Errorf("%w: -o DIR is required", errUsage)
 	case *workers < 1:
 		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
-	case given != 1:
-		return fmt.Errorf("%w: give exactly one of --pair, --max-stones and --sectors", errUsage)
-	case *maxStones != 0 && (*maxStones < 6 || *maxStones > 18):
-		return fmt.Errorf("%w: --max-stones %d: want 6 to 18", errUsage, *maxStones)
+	case *jobs < 1:
+		return fmt.Errorf("%w: --jobs must be at least 1", errUsage)
 	}
-	var plan []build.Pair
-	switch {
-	case *pair != "":
-		p, err := build.ParsePair(*pair)
-		if err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
-		}
-		plan = []build.Pair{p}
-	case *maxStones != 0:
-		plan = build.MillPlan(build.MaxStonesPairs(*maxStones))
-	default:
-		var want []build.Pair
-		for _, f := range strings.Split(*sectors, ",") {
-			p, err := build.ParsePair(f)
-			if err != nil {
-				return fmt.Errorf("%w: %v", errUsage, err)
-			}
-			want = append(want, p)
-		}
-		plan = build.MillPlan(want)
+	plan, err := pairsOf()
+	if err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -76,6 +100,7 @@ func runBuildMill(e *env, args []string) error {
 	var werr error
 	opt := build.MillOptions{
 		Workers: *workers,
+		Jobs:    *jobs,
 		Build:   build.Stamp(*workers, e.args),
 		Progress: func(p build.Pair, rp builder.RetroProgress) {
 			what := "init"

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
 	"runtime"
 	"strings"
+	"syscall"
 
 	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/builder"
@@ -15,18 +17,57 @@ import (
 	"github.com/tablesmith/tablesmith/values"
 )
 
-const buildPDBArgs = "pdb --rows R --cols C [--goal blank-last|blank-first] (--groups 1,2,3/4,5 | --partition 7-8) [--workers N] -o DIR"
+const buildPDBArgs = "pdb --rows R --cols C [--goal blank-last|blank-first] (--groups 1,2,3/4,5 | --partition 7-8) [--group K | --assemble] [--workers N] -o DIR"
 
-// runBuildPDB implements `tablesmith build pdb`: an additive pattern-database set for a
-// sliding-tile puzzle, one table per group of tiles plus DIR/manifest.json.
-func runBuildPDB(e *env, args []string) error {
-	fs := newFlags(e, "build", buildPDBArgs)
+// pdbSpecFlags declares the flags that describe a pattern-database set (board, goal,
+// groups, encoding) on fs; the returned func checks them once fs is parsed.
+func pdbSpecFlags(fs *flag.FlagSet, partitionFlag string) func() (build.PDBSpec, error) {
 	rows := fs.Int("rows", 0, "board rows (2..5)")
 	cols := fs.Int("cols", 0, "board columns (2..5)")
 	goal := fs.String("goal", "blank-last", "goal layout: blank-last or blank-first (Korf's 15-puzzle instances)")
 	groups := fs.String("groups", "", "tile groups: tiles separated by commas, groups by slashes, e.g. 1,2,3/4,5,6")
-	partition := fs.String("partition", "", "groups of consecutive tiles by size, e.g. 7-8 (tiles 1-7 and 8-15), 6-6-3, 5-5-5")
+	partition := fs.String(partitionFlag, "", "groups of consecutive tiles by size, e.g. 7-8 (tiles 1-7 and 8-15), 6-6-3, 5-5-5")
 	encoding := fs.String("encoding", "excess", "what the files store: excess (over the Manhattan distance, halved: fewer bits) or value")
+	return func() (build.PDBSpec, error) {
+		spec := build.PDBSpec{PDBSpec: slide.PDBSpec{Rows: *rows, Cols: *cols, Goal: *goal}}
+		switch {
+		case *rows == 0 || *cols == 0:
+			return spec, fmt.Errorf("%w: --rows and --cols are required", errUsage)
+		case (*groups == "") == (*partition == ""):
+			return spec, fmt.Errorf("%w: give exactly one of --groups and --%s", errUsage, partitionFlag)
+		}
+		switch *encoding {
+		case "excess":
+			spec.Encoding = values.EncodingPDBExcess
+		case "value":
+			spec.Encoding = values.EncodingPDBValue
+		default:
+			return spec, fmt.Errorf("%w: --encoding must be excess or value", errUsage)
+		}
+		var err error
+		if *groups != "" {
+			spec.Groups, err = slide.ParsePDBGroups(*groups)
+		} else {
+			spec.Groups, err = slide.PDBPartition(*partition, *rows, *cols)
+		}
+		if err == nil {
+			err = spec.Normalize()
+		}
+		if err != nil {
+			return spec, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		return spec, nil
+	}
+}
+
+// runBuildPDB implements `tablesmith build pdb`: an additive pattern-database set for a
+// sliding-tile puzzle, one table per group of tiles plus DIR/manifest.json — whole, or one
+// group (--group K) or the manifest (--assemble) as a unit of a plan.
+func runBuildPDB(e *env, args []string) error {
+	fs := newFlags(e, "build", buildPDBArgs)
+	specOf := pdbSpecFlags(fs, "partition")
+	group := fs.Int("group", 0, "build only group K (from 1) and record it in DIR, a unit of `tablesmith plan pdb`")
+	assemble := fs.Bool("assemble", false, "write DIR/manifest.json from the groups built with --group")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers")
 	out := fs.String("o", "", "output directory (required)")
 	asJSON := fs.Bool("json", false, "print the manifest as JSON")
@@ -39,38 +80,30 @@ func runBuildPDB(e *env, args []string) error {
 		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
 	case *out == "":
 		return fmt.Errorf("%w: -o DIR is required", errUsage)
-	case *rows == 0 || *cols == 0:
-		return fmt.Errorf("%w: --rows and --cols are required", errUsage)
 	case *workers < 1:
 		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
-	case (*groups == "") == (*partition == ""):
-		return fmt.Errorf("%w: give exactly one of --groups and --partition", errUsage)
+	case *group < 0 || *group > 0 && *assemble:
+		return fmt.Errorf("%w: --group K takes K from 1, and not with --assemble", errUsage)
 	}
-	spec := build.PDBSpec{PDBSpec: slide.PDBSpec{Rows: *rows, Cols: *cols, Goal: *goal}}
-	switch *encoding {
-	case "excess":
-		spec.Encoding = values.EncodingPDBExcess
-	case "value":
-		spec.Encoding = values.EncodingPDBValue
-	default:
-		return fmt.Errorf("%w: --encoding must be excess or value", errUsage)
-	}
-	if *groups != "" {
-		spec.Groups, err = slide.ParsePDBGroups(*groups)
-	} else {
-		spec.Groups, err = slide.PDBPartition(*partition, *rows, *cols)
-	}
+	spec, err := specOf()
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return err
 	}
-	if err := spec.Normalize(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if *group > len(spec.Groups) {
+		return fmt.Errorf("%w: --group %d: the set has %d groups", errUsage, *group, len(spec.Groups))
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	bar := newStatus(e, 0)
 	n := len(spec.Groups)
+	groupLine := func(g int, info tables.PDBGroupInfo, note string) {
+		if !*asJSON {
+			printf(e, "group %d %s: %s entries, max %d, %.1fs, %s (%d-bit codes, %.3f bytes/entry)%s\n",
+				g+1, tileList(info.Tiles), commas(info.Entries), info.MaxValue, info.Seconds,
+				humanBytes(info.Bytes), info.CodeBits, float64(info.Bytes)/float64(info.Entries), note)
+		}
+	}
 	opt := build.PDBOptions{
 		Workers: *workers,
 		Search: func(g int, p builder.Progress) {
@@ -79,24 +112,42 @@ func runBuildPDB(e *env, args []string) error {
 		Write: func(g int, done, total uint64) {
 			bar.show(fmt.Sprintf("group %d/%d: write %.1f%% of %s entries", g+1, n, 100*float64(done)/float64(total), commas(total)))
 		},
-		GroupDone: func(g int, info tables.PDBGroupInfo) {
-			bar.clear()
-			if !*asJSON {
-				printf(e, "group %d %s: %s entries, max %d, %.1fs, %s (%d-bit codes, %.3f bytes/entry)\n",
-					g+1, tileList(info.Tiles), commas(info.Entries), info.MaxValue, info.Seconds,
-					humanBytes(info.Bytes), info.CodeBits, float64(info.Bytes)/float64(info.Entries))
-			}
-		},
-		Build: build.Stamp(*workers, e.args),
+		GroupDone: func(g int, info tables.PDBGroupInfo) { bar.clear(); groupLine(g, info, "") },
+		Build:     build.Stamp(*workers, e.args),
 	}
-	m, err := build.PDBSet(ctx, *out, spec, opt)
+	var m *tables.PDBManifest
+	switch {
+	case *group > 0:
+		info, built, err := build.PDBGroup(ctx, *out, spec, *group-1, opt)
+		bar.clear()
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSON(e, map[string]any{"dir": *out, "group": *group, "built": built, "info": info})
+		}
+		note := " (already complete)"
+		if built {
+			note = ""
+		}
+		groupLine(*group-1, info, note)
+		return nil
+	case *assemble:
+		m, _, err = build.PDBAssemble(*out, spec, opt)
+	default:
+		m, err = build.PDBSet(ctx, *out, spec, opt)
+	}
 	bar.clear()
 	if err != nil {
 		return err
 	}
+	return printPDBSet(e, *out, m, *asJSON)
+}
 
-	// Load the set back as a solver would: it checks every file, and tells the memory.
-	set, err := tables.OpenPDBSet(*out)
+// printPDBSet loads the set back as a solver would (which checks every file, and tells
+// the memory) and prints a summary line or JSON object.
+func printPDBSet(e *env, dir string, m *tables.PDBManifest, asJSON bool) error {
+	set, err := tables.OpenPDBSet(dir)
 	if err != nil {
 		return fmt.Errorf("reopening the new set: %w", err)
 	}
@@ -107,16 +158,16 @@ func runBuildPDB(e *env, args []string) error {
 		entries += g.Entries
 		bytes += g.Bytes
 	}
-	if *asJSON {
+	if asJSON {
 		return writeJSON(e, map[string]any{
-			"dir": *out, "manifest": m, "entries": entries, "file_bytes": bytes,
+			"dir": dir, "manifest": m, "entries": entries, "file_bytes": bytes,
 			"file_bytes_per_entry": float64(bytes) / float64(entries),
 			"memory_bytes":         set.Bytes(), "memory_bytes_per_entry": set.BytesPerEntry(),
 			"seconds": m.Build.Seconds,
 		})
 	}
 	return printf(e, "%s: %d groups, %s entries, H at most %d, %.1fs; files %s (%.3f bytes/entry), in memory %s (%.3f bytes/entry)\n",
-		*out, len(m.Groups), commas(entries), maxH(m), m.Build.Seconds, humanBytes(bytes), float64(bytes)/float64(entries),
+		dir, len(m.Groups), commas(entries), maxH(m), m.Build.Seconds, humanBytes(bytes), float64(bytes)/float64(entries),
 		humanBytes(int64(set.Bytes())), set.BytesPerEntry())
 }
 

@@ -99,8 +99,12 @@ func printTableInfo(w io.Writer, file string, info tables.Info) {
 	}
 	fmt.Fprintf(w, "size            %s (%.3f bits/state; %d-bit codes in %d zstd blocks of %d slots)\n",
 		humanBytes(info.Bytes), info.BitsPerState, info.CodeBits, info.Blocks, info.SlotsPerBlock)
-	fmt.Fprintf(w, "built           %s by %s %s, %d workers, %.2fs search\n",
-		info.Build.Created.Format(time.RFC3339), info.Build.Tool, info.Build.GoVersion, info.Build.Workers, info.Build.Seconds)
+	if info.Build.Created.IsZero() {
+		fmt.Fprintf(w, "built           by %s (a reproducible file: the build's time, host and command are in its set's manifest)\n", info.Build.Tool)
+	} else {
+		fmt.Fprintf(w, "built           %s by %s %s, %d workers, %.2fs search\n",
+			info.Build.Created.Format(time.RFC3339), info.Build.Tool, info.Build.GoVersion, info.Build.Workers, info.Build.Seconds)
+	}
 	if len(info.Counts) == 0 {
 		return
 	}
@@ -116,13 +120,14 @@ func printTableInfo(w io.Writer, file string, info tables.Info) {
 	}
 }
 
-const verifyArgs = "[--json] [--checksums-only] [--workers N] FILE|DIR"
+const verifyArgs = "[--json] [--checksums-only] [--workers N] [--sector W-B] FILE|DIR"
 
 func runVerify(e *env, args []string) error {
 	fs := newFlags(e, "verify", verifyArgs)
 	asJSON := fs.Bool("json", false, "print the result as JSON, one object per file")
 	sumsOnly := fs.Bool("checksums-only", false, "check only the checksums and counts, not the values themselves (fast)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers")
+	sector := fs.String("sector", "", "check only this sector W-B of a sector set DIR (its file, and its values against the sectors they lead to)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -132,6 +137,9 @@ func runVerify(e *env, args []string) error {
 	}
 	if *workers < 1 {
 		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
+	}
+	if *sector != "" && !tables.IsSet(pos[0]) {
+		return fmt.Errorf("%w: --sector takes a sector set's directory, not %s", errUsage, pos[0])
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -184,13 +192,20 @@ func runVerify(e *env, args []string) error {
 			return errSilentFail
 		}
 		defer s.Close()
-		if s.SectorManifest() != nil {
+		if s.SectorManifest() != nil || *sector != "" {
 			what := "checksums, counts, SHA-256 and the forward consistency of every value"
 			if *sumsOnly {
 				what = "checksums, counts and SHA-256"
 			}
-			err := s.Verify(ctx, opt)
-			if werr := report(pos[0], err, fmt.Sprintf("%d sectors: %s match", len(s.Tables()), what)); werr != nil {
+			var err error
+			msg := fmt.Sprintf("%d sectors: %s match", len(s.Tables()), what)
+			if *sector != "" {
+				err = s.VerifySector(ctx, *sector, opt)
+				msg = fmt.Sprintf("sector %s: %s match", *sector, what)
+			} else {
+				err = s.Verify(ctx, opt)
+			}
+			if werr := report(pos[0], err, msg); werr != nil {
 				return werr
 			}
 			if failed {

@@ -38,6 +38,7 @@ type env struct {
 func commands() []command {
 	return []command{
 		{"build", buildArgs(), "build a table by breadth-first search (pdb: a pattern-database set)", runBuild},
+		{"plan", planArgs, "the units of work still missing from a set: a table, JSON or a Slurm script", runPlan},
 		{"query", queryArgs, "look up states (from stdin when none are given)", runQuery},
 		{"info", infoArgs, "show the metadata and counts of a table or a set", runInfo},
 		{"verify", verifyArgs, "check checksums, counts and the values themselves", runVerify},

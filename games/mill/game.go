@@ -156,6 +156,13 @@ const (
 	Won         uint64 = 1<<64 - 1
 )
 
+// NextSectors lists the sectors the moves of sector (w, b) lead into, with the opponent
+// to move: (b, w) by a move without capture, and (b−1, w) by a capture (none when the
+// opponent is left with 2 stones: the game ends).
+func NextSectors(w, b int) (move, capture [2]int, captureOK bool) {
+	return [2]int{b, w}, [2]int{b - 1, w}, b-1 >= MinStones
+}
+
 // SectorCode is the code of sector (w, b) in NewForward's successor entries.
 func SectorCode(w, b int) uint64 { return uint64(w*16 + b) }
 

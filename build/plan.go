@@ -1,0 +1,353 @@
+package build
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/games/mill"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/tables"
+	"github.com/tablesmith/tablesmith/values"
+)
+
+// Plans of work units. A set that outgrows one machine is built as a graph of idempotent
+// units — a Mühle sector pair, a pattern-database group, the verification of one sector or
+// file — each a tablesmith command line with the units it needs first and an estimate of
+// its cores, memory and time. The same units run in-process (RunUnits: `build mill
+// --jobs K`) or as one cluster job each (SlurmScript: `plan … --emit slurm`). A unit that
+// is complete already does nothing, one whose dependency is missing or corrupt fails with
+// an error naming it, and its output appears under its final name only when whole: so a
+// plan made again after a failure lists exactly the units still missing.
+
+// Unit is one idempotent piece of work of a plan.
+type Unit struct {
+	ID       string   `json:"id"`      // e.g. "mill-6-5", "pdb-group-2", "verify-6-5"
+	Kind     string   `json:"kind"`    // mill, pdb-group, pdb-manifest, verify
+	Command  []string `json:"command"` // the tablesmith command line that does it
+	Deps     []string `json:"deps"`    // units of the same plan that must succeed first
+	Slots    uint64   `json:"slots"`   // the work: slots solved or checked
+	Cores    int      `json:"cores"`
+	MemBytes uint64   `json:"mem_bytes"`
+	Seconds  float64  `json:"seconds"`
+}
+
+// PlanOptions tune the planners. The zero value is usable.
+type PlanOptions struct {
+	// Exe is the tablesmith binary the unit commands run ("tablesmith" if empty). For a
+	// cluster, an absolute path that every node sees.
+	Exe string
+	// MaxCores caps the cores of a unit (default 8); a unit gets a core per
+	// slotsPerCore slots of work.
+	MaxCores int
+	// TimeScale multiplies the time estimates (0: 1), e.g. 2 to plan again the units
+	// whose jobs ran over their time limit.
+	TimeScale float64
+}
+
+func (o PlanOptions) exe() string { return orString(o.Exe, "tablesmith") }
+
+func (o PlanOptions) cores(slots uint64) int {
+	limit := o.MaxCores
+	if limit <= 0 {
+		limit = 8
+	}
+	return max(1, min(limit, int((slots+slotsPerCore-1)/slotsPerCore)))
+}
+
+func orString(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// The estimates. The rates were measured on 2026-11-23 on the project's build machine (a
+// 2-core AMD EPYC VM shared with another build, Go 1.26.8), one worker per run:
+//
+//   - `build mill --pair P --workers 1`: 3-3 145k classes/s (start-up dominated), 4-3 594k,
+//     5-3 558k, 6-3 687k, 6-4 1.11M (51.5M classes in 46.5 s, 494 MB peak), 5-4 1.89M,
+//     4-4 2.30M. The rate varies with the number of depths (the engine scans every slot
+//     once per depth); the estimate takes 500k, below every pair but 3-3.
+//   - `verify --workers 1` of the twelve sectors of those pairs: 96.0M slots in 116.7 s
+//     (822k slots/s, loading included); `verify` of the 4×4 5-5-5 pattern databases:
+//     1.57M entries in 1.74 s.
+//   - `build pdb --workers 1` 4×4 5-5-5: 524,160 entries a group in 0.65 s (806k/s);
+//     the 15-puzzle 7-8 set, 2 workers: 1.71M entries per worker-second.
+//
+// A unit's time is overheadSeconds plus safetyFactor times its work at the rate, on its
+// cores at parallelEfficiency; its memory is what its arrays need plus overheadBytes,
+// rounded up by a quarter and to 64 MiB.
+const (
+	millClassesPerSecond   = 500_000
+	verifySlotsPerSecond   = 600_000
+	pdbEntriesPerSecond    = 500_000
+	safetyFactor           = 3
+	parallelEfficiency     = 0.75
+	overheadSeconds        = 60
+	overheadBytes          = 200 << 20
+	slotsPerCore           = 16 << 20
+	millStateBytesPerSlot  = 8 // builder.Retrograde: one word per position
+	millExitBytesPerSlot   = 2 // a dependency sector loaded as exits: one uint16 per class
+	millLoadBytesPerSlot   = 4 // and, while it loads, its codes as uint32
+	verifyCodeBytesPerSlot = 2 // tables: every sector the check reads, one uint16 per class
+)
+
+// estimate fills in a unit's cores (from its Slots), time (from its work: seconds on one
+// worker at the measured rate) and memory (from what its arrays need).
+func estimate(u *Unit, opt PlanOptions, work float64, arrays uint64) {
+	u.Cores = opt.cores(u.Slots)
+	eff := 1 + float64(u.Cores-1)*parallelEfficiency
+	u.Seconds = math.Ceil((overheadSeconds + safetyFactor*work/eff) * max(opt.TimeScale, 1))
+	const mib64 = 64 << 20
+	need := (arrays + overheadBytes) * 5 / 4
+	u.MemBytes = (need + mib64 - 1) / mib64 * mib64
+}
+
+// pending returns the units of a plan (in dependency order) that complete does not report
+// done, with their dependencies on done units dropped: those need not wait.
+func pending(all []Unit, complete func(i int) (bool, error)) ([]Unit, error) {
+	done := map[string]bool{}
+	var out []Unit
+	for i, u := range all {
+		ok, err := complete(i)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			done[u.ID] = true
+			continue
+		}
+		u.Deps = slices.DeleteFunc(slices.Clone(u.Deps), func(d string) bool { return done[d] })
+		out = append(out, u)
+	}
+	return out, nil
+}
+
+// millUnitID names a pair's unit.
+func millUnitID(p Pair) string { return "mill-" + p.String() }
+
+// MillUnits plans the pairs of MillPlan(pairs) into dir: one unit per pair not yet
+// complete there (see MillPair), in dependency order, each depending on the pending pairs
+// its captures lead into. The commands name dir as given.
+func MillUnits(dir string, pairs []Pair, opt PlanOptions) ([]Unit, error) {
+	plan := MillPlan(pairs)
+	return pending(MillPlanUnits(dir, plan, opt), func(i int) (bool, error) { return pairComplete(dir, plan[i]) })
+}
+
+// MillPlanUnits returns a unit for every pair of plan, complete or not, each depending on
+// those of its dependencies that plan holds.
+func MillPlanUnits(dir string, plan []Pair, opt PlanOptions) []Unit {
+	out := make([]Unit, 0, len(plan))
+	for _, p := range plan {
+		u := Unit{ID: millUnitID(p), Kind: "mill", Slots: p.Slots()}
+		for _, d := range p.Deps() {
+			if slices.Contains(plan, d) {
+				u.Deps = append(u.Deps, millUnitID(d))
+			}
+		}
+		var exits uint64
+		largest := uint64(0)
+		for _, s := range p.exitSectors() {
+			n := mill.ClassCount(s[0], s[1])
+			exits += n
+			largest = max(largest, n)
+		}
+		estimate(&u, opt, float64(u.Slots)/millClassesPerSecond,
+			millStateBytesPerSlot*u.Slots+millExitBytesPerSlot*exits+millLoadBytesPerSlot*largest)
+		u.Command = []string{opt.exe(), "build", "mill", "--pair", p.String(), "--workers", strconv.Itoa(u.Cores), "-o", dir}
+		out = append(out, u)
+	}
+	return out
+}
+
+// Slots is the number of classes of the pair's sectors.
+func (p Pair) Slots() uint64 {
+	var n uint64
+	for _, s := range p.Sectors() {
+		n += mill.ClassCount(s[0], s[1])
+	}
+	return n
+}
+
+// PDBUnits plans the set spec into dir: a unit per group whose file is not yet built
+// and recorded there (PDBGroup), and a last unit, pdb-manifest, that writes the manifest
+// once every group is there (PDBAssemble) — none when the set in dir is spec's, whole.
+func PDBUnits(dir string, spec PDBSpec, opt PlanOptions) ([]Unit, error) {
+	spec.Groups = slices.Clone(spec.Groups)
+	if err := spec.Normalize(); err != nil {
+		return nil, err
+	}
+	base := []string{opt.exe(), "build", "pdb", "--rows", strconv.Itoa(spec.Rows), "--cols", strconv.Itoa(spec.Cols),
+		"--goal", spec.Goal, "--groups", pdbGroupsString(spec.Groups), "--encoding", pdbEncodingFlag(spec.Encoding)}
+	var all []Unit
+	var groupIDs []string
+	for gi, tiles := range spec.Groups {
+		params := slide.PDBParams{Rows: spec.Rows, Cols: spec.Cols, Goal: spec.Goal, Tiles: intsOf(tiles)}
+		grp, err := slide.NewPDBGroup(params)
+		if err != nil {
+			return nil, err
+		}
+		sp, err := slide.NewPDBSpace(grp.Geometry(), grp.Goal(), tiles)
+		if err != nil {
+			return nil, err
+		}
+		need, err := builder.ZeroOneMemoryEstimate(sp)
+		if err != nil {
+			return nil, err
+		}
+		u := Unit{ID: fmt.Sprintf("pdb-group-%d", gi+1), Kind: "pdb-group", Slots: sp.Slots() >> sp.EntryBits()}
+		estimate(&u, opt, float64(u.Slots)/pdbEntriesPerSecond, need)
+		u.Command = append(slices.Clone(base), "--group", strconv.Itoa(gi+1), "--workers", strconv.Itoa(u.Cores), "-o", dir)
+		all = append(all, u)
+		groupIDs = append(groupIDs, u.ID)
+	}
+	last := Unit{ID: "pdb-manifest", Kind: "pdb-manifest", Deps: groupIDs}
+	estimate(&last, opt, 0, 0)
+	last.Command = append(slices.Clone(base), "--assemble", "-o", dir)
+	all = append(all, last)
+	return pending(all, func(i int) (bool, error) {
+		if i == len(spec.Groups) {
+			return pdbManifestComplete(dir, spec)
+		}
+		_, ok := recordedGroup(dir, pdbFileName(spec, i, spec.Groups[i]))
+		return ok, nil
+	})
+}
+
+// pdbGroupsString writes groups as --groups takes them: 1,2,3/4,5.
+func pdbGroupsString(groups [][]uint8) string {
+	parts := make([]string, len(groups))
+	for i, g := range groups {
+		s := make([]string, len(g))
+		for j, t := range g {
+			s[j] = strconv.Itoa(int(t))
+		}
+		parts[i] = strings.Join(s, ",")
+	}
+	return strings.Join(parts, "/")
+}
+
+// pdbEncodingFlag is the --encoding value of an encoding.
+func pdbEncodingFlag(enc string) string {
+	if enc == values.EncodingPDBValue {
+		return "value"
+	}
+	return "excess"
+}
+
+// VerifyUnits plans the verification of the set in dir: one unit per sector of a sector
+// set (`verify --sector W-B DIR`: the sector's file and the forward consistency of its
+// values, reading the sectors its moves lead into), one per member file of a
+// pattern-database set. A verification leaves no record, so every unit is listed, and
+// none depends on another.
+func VerifyUnits(dir string, opt PlanOptions) ([]Unit, error) {
+	s, err := tables.OpenSet(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	var out []Unit
+	if m := s.SectorManifest(); m != nil {
+		for _, info := range m.Sectors {
+			w, b, err := parseSectorName(info.Sector)
+			if err != nil {
+				return nil, err
+			}
+			read := info.Slots // the sector, and those its moves lead into
+			move, capture, _ := mill.NextSectors(w, b)
+			for _, o := range [][2]int{move, capture} {
+				if other, ok := m.Sector(mill.SectorName(o[0], o[1])); ok && other.Sector != info.Sector {
+					read += other.Slots
+				}
+			}
+			u := Unit{ID: "verify-" + info.Sector, Kind: "verify", Slots: info.Slots}
+			estimate(&u, opt, float64(read)/verifySlotsPerSecond, verifyCodeBytesPerSlot*read)
+			u.Command = []string{opt.exe(), "verify", "--sector", info.Sector, "--workers", strconv.Itoa(u.Cores), dir}
+			out = append(out, u)
+		}
+		return out, nil
+	}
+	if s.PDBManifest() == nil {
+		return nil, fmt.Errorf("build: %s: no plan to verify a %s set", dir, s.Format())
+	}
+	for gi, g := range s.PDBManifest().Groups {
+		u := Unit{ID: fmt.Sprintf("verify-group-%d", gi+1), Kind: "verify", Slots: g.Entries}
+		width := uint64(4) // the check holds one code per entry in 1, 2 or 4 bytes
+		switch {
+		case g.CodeBits <= 8:
+			width = 1
+		case g.CodeBits <= 16:
+			width = 2
+		}
+		estimate(&u, opt, float64(g.Entries)/verifySlotsPerSecond, g.Entries*width)
+		u.Command = []string{opt.exe(), "verify", "--workers", strconv.Itoa(u.Cores), filepath.Join(dir, g.File)}
+		out = append(out, u)
+	}
+	return out, nil
+}
+
+// parseSectorName reads "w-b".
+func parseSectorName(s string) (w, b int, err error) {
+	if _, err := fmt.Sscanf(s, "%d-%d", &w, &b); err != nil {
+		return 0, 0, fmt.Errorf("build: sector name %q: %w", s, err)
+	}
+	return w, b, nil
+}
+
+// CriticalPath returns the total work (Slots) of units, the work along the heaviest chain
+// of dependencies, and that chain, first unit first. Since a unit runs on one machine and
+// the units of a chain one after another, total/critical bounds the speed-up that any
+// number of machines can give over one.
+func CriticalPath(units []Unit) (total, critical uint64, chain []string) {
+	byID := map[string]int{}
+	for i, u := range units {
+		byID[u.ID] = i
+		total += u.Slots
+	}
+	heavy := make([]uint64, len(units)) // the heaviest chain ending at unit i
+	prev := make([]int, len(units))
+	state := make([]int8, len(units)) // 0 new, 1 on the stack, 2 done
+	var visit func(i int)
+	visit = func(i int) {
+		if state[i] != 0 {
+			return
+		}
+		state[i] = 1
+		prev[i] = -1
+		for _, d := range units[i].Deps {
+			j, ok := byID[d]
+			if !ok || state[j] == 1 { // not in the plan, or a cycle: ignore
+				continue
+			}
+			visit(j)
+			if prev[i] < 0 || heavy[j] > heavy[prev[i]] {
+				prev[i] = j
+			}
+		}
+		heavy[i] = units[i].Slots
+		if prev[i] >= 0 {
+			heavy[i] += heavy[prev[i]]
+		}
+		state[i] = 2
+	}
+	end := -1
+	for i := range units {
+		visit(i)
+		if end < 0 || heavy[i] > heavy[end] {
+			end = i
+		}
+	}
+	for i := end; i >= 0; i = prev[i] {
+		chain = append(chain, units[i].ID)
+	}
+	slices.Reverse(chain)
+	if end >= 0 {
+		critical = heavy[end]
+	}
+	return total, critical, chain
+}

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/tablesmith/tablesmith/build"
+)
+
+const planArgs = "mill|pdb|verify [flags] (-o DIR | DIR) [--emit table|json|slurm] [--submit]"
+
+// stringList is a flag that may be given many times.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, " ") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// runPlan implements `tablesmith plan`: the units of work of a set that are not complete
+// yet in DIR, with their dependencies and estimates — as a table, as JSON, or as a bash
+// script that submits one Slurm job per unit (and with --submit, runs it).
+func runPlan(e *env, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		fmt.Fprintf(e.stderr, "usage: tablesmith plan %s\n", planArgs)
+		if len(args) == 0 {
+			return fmt.Errorf("%w: want what to plan first: mill, pdb or verify", errUsage)
+		}
+		return flag.ErrHelp
+	}
+	kind, args := args[0], args[1:]
+	fs := newFlags(e, "plan "+kind, planArgs)
+	var pairsOf func() ([]build.Pair, error)
+	var specOf func() (build.PDBSpec, error)
+	slurmPartition := fs.String("slurm-partition", "", "the Slurm partition of every job")
+	switch kind {
+	case "mill":
+		pairsOf = millPairFlags(fs, false)
+	case "pdb":
+		specOf = pdbSpecFlags(fs, "partition") // --partition is the tiles' here, as for build pdb
+	case "verify":
+	default:
+		return fmt.Errorf("%w: unknown plan %q (want mill, pdb or verify)", errUsage, kind)
+	}
+	if kind != "pdb" {
+		fs.StringVar(slurmPartition, "partition", "", "the Slurm partition of every job (also --slurm-partition)")
+	}
+	out := fs.String("o", "", "the set's directory (mill, pdb)")
+	emit := fs.String("emit", "table", "output: table, json, or slurm (a bash script of sbatch calls)")
+	account := fs.String("account", "", "the Slurm account of every job")
+	var sbatchFlags stringList
+	fs.Var(&sbatchFlags, "sbatch-flag", "one more sbatch option for every job, e.g. --qos=long (repeatable)")
+	submit := fs.Bool("submit", false, "run the Slurm script (bash, saved in DIR/logs) and print the job ids")
+	cores := fs.Int("cores", 8, "cores a unit asks for at most (a unit gets one per 16M slots of work)")
+	timeScale := fs.Float64("time-scale", 1, "multiply the time estimates (e.g. 2 after jobs ran over their time limit)")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	dir := *out
+	if kind == "verify" {
+		if len(pos) != 1 || *out != "" {
+			return fmt.Errorf("%w: plan verify takes the set's DIR, and no -o", errUsage)
+		}
+		dir, pos = pos[0], nil
+	}
+	switch {
+	case len(pos) != 0:
+		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
+	case dir == "":
+		return fmt.Errorf("%w: -o DIR is required", errUsage)
+	case *emit != "table" && *emit != "json" && *emit != "slurm":
+		return fmt.Errorf("%w: --emit must be table, json or slurm", errUsage)
+	case *submit && *emit == "json":
+		return fmt.Errorf("%w: --submit submits the Slurm script: not with --emit json", errUsage)
+	case *cores < 1:
+		return fmt.Errorf("%w: --cores must be at least 1", errUsage)
+	case *timeScale < 1:
+		return fmt.Errorf("%w: --time-scale must be at least 1", errUsage)
+	}
+	// The jobs run on other machines: the binary and the set by absolute paths.
+	if dir, err = filepath.Abs(dir); err != nil {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("finding the tablesmith binary: %w", err)
+	}
+	opt := build.PlanOptions{Exe: exe, MaxCores: *cores, TimeScale: *timeScale}
+	var units []build.Unit
+	switch kind {
+	case "mill":
+		pairs, err := pairsOf()
+		if err != nil {
+			return err
+		}
+		units, err = build.MillUnits(dir, pairs, opt)
+		if err != nil {
+			return err
+		}
+	case "pdb":
+		spec, err := specOf()
+		if err != nil {
+			return err
+		}
+		if units, err = build.PDBUnits(dir, spec, opt); err != nil {
+			return err
+		}
+	default:
+		if units, err = build.VerifyUnits(dir, opt); err != nil {
+			return err
+		}
+	}
+	if units == nil {
+		units = []build.Unit{}
+	}
+	total, critical, chain := build.CriticalPath(units)
+	switch {
+	case *emit == "json":
+		return writeJSON(e, map[string]any{"dir": dir, "units": units, "total_slots": total,
+			"critical_slots": critical, "critical_path": chain})
+	case *emit == "table" && !*submit:
+		return writeText(e, func(w io.Writer) { printPlan(w, dir, units, total, critical, chain) })
+	}
+	script := build.SlurmScript(units, build.SlurmOptions{LogDir: filepath.Join(dir, "logs"),
+		Partition: *slurmPartition, Account: *account, Flags: sbatchFlags})
+	if !*submit {
+		return printf(e, "%s", script)
+	}
+	return submitScript(e, dir, script, len(units))
+}
+
+// printPlan writes the units as a table and the critical path under it.
+func printPlan(w io.Writer, dir string, units []build.Unit, total, critical uint64, chain []string) {
+	if len(units) == 0 {
+		fmt.Fprintf(w, "%s: complete, nothing to run\n", dir)
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "unit\tcores\tmemory\ttime\tslots\t after")
+	for _, u := range units {
+		deps := strings.Join(u.Deps, " ")
+		if deps == "" {
+			deps = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t %s\n", u.ID, u.Cores, build.HumanBytes(u.MemBytes),
+			(time.Duration(u.Seconds) * time.Second).String(), commas(u.Slots), deps)
+	}
+	tw.Flush()
+	plural := "s"
+	if len(units) == 1 {
+		plural = ""
+	}
+	fmt.Fprintf(w, "%s: %d unit%s to run, %s slots; the longest chain, %s, holds %s slots: at most %.1f× faster on many machines than on one\n",
+		dir, len(units), plural, commas(total), strings.Join(chain, " → "), commas(critical), float64(total)/float64(max(critical, 1)))
+}
+
+// submitScript saves the script in DIR/logs and runs it with bash; the script prints
+// "unit job-id" per job.
+func submitScript(e *env, dir, script string, n int) error {
+	if n == 0 {
+		return printf(e, "%s: complete, nothing to submit\n", dir)
+	}
+	logs := filepath.Join(dir, "logs")
+	if err := os.MkdirAll(logs, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(logs, "submit-"+time.Now().UTC().Format("20060102-150405.000")+".sh")
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		return err
+	}
+	cmd := exec.Command("bash", path)
+	cmd.Stdout, cmd.Stderr = e.stdout, e.stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("submitting %s: %w (jobs submitted before the failure keep running; plan again to see what is missing)", path, err)
+	}
+	return nil
+}
