@@ -39,6 +39,9 @@ func TestMillSector33Published(t *testing.T) {
 // clear error, a complete pair is a no-op, a corrupt dependency fails, files are
 // reproducible, and a manifest under other rules or pointing outside is refused.
 func TestMillPairUnit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pairs 3-3 and 4-3 several times (the full run has it; -short is the race pass)")
+	}
 	t.Parallel()
 	dir := t.TempDir()
 	ctx := context.Background()
