@@ -98,7 +98,7 @@ func (r *Result) Tables() []TableInfo { return append([]TableInfo(nil), r.solved
 // without being stored.
 //
 // Memory: one byte per slot, C(24,w)·C(24,b)·2 slots for each table (w, b);
-// about 8 MB for maxStones 6, 665 MB for 8.
+// about 8 MB for maxStones 6, 94 MB for 7, 664 MB for 8.
 func Solve(maxStones int) (*Result, error) { return SolveLog(maxStones, nil) }
 
 // SolveLog is Solve with progress lines (one per table and round) sent to logf
@@ -114,6 +114,7 @@ func SolveLog(maxStones int, logf func(format string, args ...any)) (*Result, er
 	// A table (w, b) reaches itself (moves without capture) and the tables
 	// (w-1, b) and (w, b-1) (captures), which have fewer stones: solving the
 	// tables by increasing w+b finds every successor table complete.
+	//
 	// lower[k] tells whether a finished table, or a 2-stone terminal (k = 0),
 	// holds a position with remoteness k.
 	var lower [maxRemoteness + 1]bool
@@ -187,9 +188,9 @@ func forEachPosition(w, b int, fn func(white, black uint32)) {
 	}
 }
 
-// successorsOf returns the successors of a position as (white, black,
-// whiteToMove) triples packed in succ: moved/toMove translated back to
-// colours by the caller through colours.
+// successorsOf returns the successors of a position, each given from the
+// point of view of the side that moved (see succ); colours turns one back
+// into white and black masks.
 func successorsOf(white, black uint32, whiteToMove bool, buf []succ) []succ {
 	if whiteToMove {
 		return successors(white, black, buf)

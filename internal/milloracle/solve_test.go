@@ -152,7 +152,7 @@ func definition(t *testing.T, r *Result, white, black uint32, whiteToMove bool) 
 // the decided ones among them more, against the definition.
 func checkConsistency(t *testing.T, r *Result, mover, opp, n int, rng *rand.Rand) {
 	t.Helper()
-	var seen Stats
+	seen := Stats{Mover: mover, Opp: opp}
 	for range n {
 		white, black, wtm := randomPosition(rng, mover, opp)
 		v, rem := r.Value(white, black, wtm)
@@ -163,7 +163,7 @@ func checkConsistency(t *testing.T, r *Result, mover, opp, n int, rng *rand.Rand
 		}
 	}
 	if seen.Wins == 0 || seen.Losses == 0 {
-		t.Logf("sector %d-%d: the sample missed a value: %v", mover, opp, seen)
+		t.Logf("sample with no win or no loss: %v", seen)
 	}
 }
 
