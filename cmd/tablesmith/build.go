@@ -81,17 +81,8 @@ func runBuild(e *env, args []string) error {
 	ckpt := fs.String("checkpoint", "auto", "log every completed level to OUT.ckpt so that --resume can continue: auto (builds of 16M slots or more), always, never")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the build to this file (for go tool pprof)")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseBuildFlags(fs, args, out, "FILE", workers); err != nil {
 		return err
-	}
-	switch {
-	case len(pos) != 0:
-		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
-	case *out == "":
-		return fmt.Errorf("%w: -o FILE is required", errUsage)
-	case *workers < 1:
-		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
 	}
 	opt := build.PuzzleOptions{Workers: *workers, Resume: *resume, Build: build.Stamp(*workers, e.args)}
 	switch *ckpt {
@@ -215,3 +206,21 @@ func commas(n uint64) string {
 func humanBytes(n int64) string { return build.HumanBytes(uint64(max(n, 0))) }
 
 var _ = errors.New
+
+// parseBuildFlags parses a build's flags (no positional arguments allowed) and checks what
+// every build needs: -o (a FILE or a DIR, as what says) and at least one worker.
+func parseBuildFlags(fs *flag.FlagSet, args []string, out *string, what string, workers *int) error {
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) != 0:
+		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
+	case *out == "":
+		return fmt.Errorf("%w: -o %s is required", errUsage, what)
+	case *workers < 1:
+		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
+	}
+	return nil
+}

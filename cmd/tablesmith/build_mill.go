@@ -76,18 +76,10 @@ func runBuildMill(e *env, args []string) error {
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers (of each pair)")
 	out := fs.String("o", "", "the set's directory (required)")
 	asJSON := fs.Bool("json", false, "print one JSON object per pair")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseBuildFlags(fs, args, out, "DIR", workers); err != nil {
 		return err
 	}
-	switch {
-	case len(pos) != 0:
-		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
-	case *out == "":
-		return fmt.Errorf("%w: -o DIR is required", errUsage)
-	case *workers < 1:
-		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
-	case *jobs < 1:
+	if *jobs < 1 {
 		return fmt.Errorf("%w: --jobs must be at least 1", errUsage)
 	}
 	plan, err := pairsOf()

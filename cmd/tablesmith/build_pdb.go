@@ -71,17 +71,10 @@ func runBuildPDB(e *env, args []string) error {
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers")
 	out := fs.String("o", "", "output directory (required)")
 	asJSON := fs.Bool("json", false, "print the manifest as JSON")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseBuildFlags(fs, args, out, "DIR", workers); err != nil {
 		return err
 	}
 	switch {
-	case len(pos) != 0:
-		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
-	case *out == "":
-		return fmt.Errorf("%w: -o DIR is required", errUsage)
-	case *workers < 1:
-		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
 	case *group < 0 || *group > 0 && *assemble:
 		return fmt.Errorf("%w: --group K takes K from 1, and not with --assemble", errUsage)
 	}
