@@ -252,9 +252,9 @@ func writeSector(ctx context.Context, dir string, w, b int, n uint64, depth func
 	if err != nil {
 		return tables.SectorInfo{}, err
 	}
-	return tables.SectorInfo{Sector: mill.SectorName(w, b), File: sectorFile(w, b), Classes: n,
-		Slots: n, Wins: sum.Wins, Losses: sum.Losses, Draws: sum.Draws,
-		MaxWin: sum.MaxWin, MaxLoss: sum.MaxLoss, Bytes: st.Size(), SHA256: hash}, nil
+	return tables.SectorInfo{SectorCounts: tables.SectorCounts{Sector: mill.SectorName(w, b), Classes: n, Slots: n,
+		Wins: sum.Wins, Losses: sum.Losses, Draws: sum.Draws, MaxWin: sum.MaxWin, MaxLoss: sum.MaxLoss, Bytes: st.Size()},
+		File: sectorFile(w, b), SHA256: hash}, nil
 }
 
 // readSectorManifestOrNew reads dir's sector manifest, or starts an empty one when there

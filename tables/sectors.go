@@ -29,21 +29,26 @@ type SectorManifest struct {
 	Sectors []SectorInfo `json:"sectors"`
 }
 
+// SectorCounts are what a sector holds: its classes and their values.
+type SectorCounts struct {
+	Sector  string `json:"sector"` // "w-b"
+	Classes uint64 `json:"classes"`
+	Slots   uint64 `json:"slots"`
+	Wins    uint64 `json:"wins"`
+	Losses  uint64 `json:"losses"`
+	Draws   uint64 `json:"draws"`
+	MaxWin  int    `json:"max_win"`
+	MaxLoss int    `json:"max_loss"`
+	Bytes   int64  `json:"bytes"`
+}
+
 // SectorInfo describes one sector of a set in its manifest. Build information that
 // changes from run to run lives here, not in the (reproducible) table file.
 type SectorInfo struct {
-	Sector  string       `json:"sector"` // "w-b"
-	File    string       `json:"file"`
-	Classes uint64       `json:"classes"`
-	Slots   uint64       `json:"slots"`
-	Wins    uint64       `json:"wins"`
-	Losses  uint64       `json:"losses"`
-	Draws   uint64       `json:"draws"`
-	MaxWin  int          `json:"max_win"`
-	MaxLoss int          `json:"max_loss"`
-	Bytes   int64        `json:"bytes"`
-	SHA256  string       `json:"sha256"`
-	Build   format.Build `json:"build"`
+	SectorCounts
+	File   string       `json:"file"`
+	SHA256 string       `json:"sha256"`
+	Build  format.Build `json:"build"`
 }
 
 // Sector returns the manifest's entry for sector name.

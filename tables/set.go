@@ -161,15 +161,7 @@ type SetInfo struct {
 
 // SectorSummary is one sector of a sector set as `info` shows it.
 type SectorSummary struct {
-	Sector  string `json:"sector"`
-	Classes uint64 `json:"classes"`
-	Slots   uint64 `json:"slots"`
-	Wins    uint64 `json:"wins"`
-	Losses  uint64 `json:"losses"`
-	Draws   uint64 `json:"draws"`
-	MaxWin  int    `json:"max_win"`
-	MaxLoss int    `json:"max_loss"`
-	Bytes   int64  `json:"bytes"`
+	SectorCounts
 	// Positions won (lost) per remoteness in plies, as in Info.
 	WinCounts  []uint64 `json:"win_counts,omitempty"`
 	LossCounts []uint64 `json:"loss_counts,omitempty"`
@@ -191,12 +183,10 @@ func (s *Set) Info() SetInfo {
 		info.Manifest, _ = json.Marshal(s.pdb)
 	case s.sectors != nil:
 		info.Manifest, _ = json.Marshal(s.sectors)
-		tot := SectorSummary{Sector: "all", MaxWin: -1, MaxLoss: -1}
+		tot := SectorSummary{SectorCounts: SectorCounts{Sector: "all", MaxWin: -1, MaxLoss: -1}}
 		for _, si := range s.sectors.Sectors {
 			mi := byTable[s.bySector[si.Sector]]
-			ss := SectorSummary{Sector: si.Sector, Classes: si.Classes, Slots: si.Slots, Wins: si.Wins, Losses: si.Losses,
-				Draws: si.Draws, MaxWin: si.MaxWin, MaxLoss: si.MaxLoss, Bytes: si.Bytes,
-				WinCounts: mi.WinCounts, LossCounts: mi.LossCounts}
+			ss := SectorSummary{SectorCounts: si.SectorCounts, WinCounts: mi.WinCounts, LossCounts: mi.LossCounts}
 			info.Sectors = append(info.Sectors, ss)
 			tot.Classes += ss.Classes
 			tot.Slots += ss.Slots
