@@ -10,6 +10,8 @@ import (
 
 	"github.com/bits-and-blooms/bitset"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/tablesmith/tablesmith/internal/cacheline"
 )
 
 // ZeroOneSpace is a state space whose moves cost 0 or 1, searched by ZeroOneBFS to fill a
@@ -140,8 +142,9 @@ func ZeroOneBFS(ctx context.Context, sp ZeroOneSpace, opt Options) (*ZeroOneResu
 	next := bitset.MustNew(uint(n)).Words()
 	r.workers = make([]*zoWorker, opt.Workers)
 	for i := range r.workers {
-		w := &zoWorker{}
+		w := cacheline.New[zoWorker]() // apart from the other workers' (see newBFSWorker)
 		w.zero, w.unit = sp.NewExpanders()
+		w.batch = cacheline.Make[uint64](opt.Batch)[:0]
 		r.workers[i] = w
 	}
 
