@@ -116,7 +116,7 @@ func BFS(ctx context.Context, sp Space, opt Options) (*Result, error) {
 	start := time.Now()
 	opt = opt.withDefaults()
 	n := sp.Slots()
-	width, err := WidthFor(sp.DepthBound())
+	width, err := StartWidth(sp)
 	if err != nil {
 		return nil, err
 	}
@@ -179,6 +179,12 @@ func BFS(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		}
 		d := uint64(len(counts) - 1)
 		r.level.Store(int64(d))
+		if d+1 > r.values.Max() && d+1 <= sp.DepthBound() {
+			// Deeper than the space's hint (see DepthHinter): widen between levels.
+			if err := r.values.Widen(); err != nil {
+				return nil, err
+			}
+		}
 		next, err := r.expandLevel(ctx, &cur, d+1, spare)
 		if err != nil {
 			return nil, err
@@ -189,8 +195,8 @@ func BFS(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		}
 		cur = next
 		if cur.count > 0 {
-			if d+1 > r.values.Max() {
-				return nil, fmt.Errorf("builder: remoteness %d exceeds the value width (the space's depth bound %d is wrong)", d+1, sp.DepthBound())
+			if d+1 > sp.DepthBound() {
+				return nil, fmt.Errorf("builder: remoteness %d is beyond the space's depth bound %d (the bound is wrong)", d+1, sp.DepthBound())
 			}
 			counts = append(counts, cur.count)
 			if opt.AfterLevel != nil {

@@ -26,7 +26,7 @@ func (c *Checkpoint) validate(n uint64, width int) error {
 		return errors.New("builder: empty checkpoint")
 	case c.Values.Len() != n:
 		return fmt.Errorf("builder: checkpoint has %d slots, the space %d", c.Values.Len(), n)
-	case c.Values.Width() != width:
+	case c.Values.Width() < width:
 		return fmt.Errorf("builder: checkpoint stores %d-byte values, the space needs %d", c.Values.Width(), width)
 	}
 	return nil

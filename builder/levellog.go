@@ -149,7 +149,7 @@ func (l *LevelLog) Close() error {
 // sample of every level is checked against sp's moves, so a log whose key was forged
 // is refused too).
 func ResumeLevelLog(path, key string, sp Space) (*Checkpoint, *LevelLog, error) {
-	width, err := WidthFor(sp.DepthBound())
+	width, err := StartWidth(sp)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -230,6 +230,12 @@ func replay(f *os.File, path, key string, wantSlots uint64, wantWidth int) (*Che
 			((kind == recordList && payload == 8*count) || (kind == recordBitset && payload == 8*words))
 		if !okShape {
 			break
+		}
+		if uint64(d) > values.Max() {
+			// The search widened its values at this level; so does the replay.
+			if err := values.Widen(); err != nil {
+				break
+			}
 		}
 		crc := crc32.Update(0, castagnoli, head[:])
 		var buf [8]byte
