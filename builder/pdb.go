@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/bits-and-blooms/bitset"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/tablesmith/tablesmith/internal/cacheline"
@@ -137,9 +136,17 @@ func ZeroOneBFS(ctx context.Context, sp ZeroOneSpace, opt Options) (*ZeroOneResu
 	if zc, ok := sp.(ZeroClosed); ok {
 		r.closed = zc.ZeroClosed()
 	}
-	r.visited = bitset.MustNew(uint(n)).Words()
-	cur := bitset.MustNew(uint(n)).Words()
-	next := bitset.MustNew(uint(n)).Words()
+	// The three bitsets live outside the Go heap, and go once the search returns.
+	var bufs [3]*bigBuf
+	defer func() {
+		for _, b := range bufs {
+			b.release()
+		}
+	}()
+	var cur, next []uint64
+	r.visited, bufs[0] = newWords(n)
+	cur, bufs[1] = newWords(n)
+	next, bufs[2] = newWords(n)
 	r.workers = make([]*zoWorker, opt.Workers)
 	for i := range r.workers {
 		w := cacheline.New[zoWorker]() // apart from the other workers' (see newBFSWorker)
@@ -229,7 +236,7 @@ func (r *zoRun) expandLevel(ctx context.Context, cur, next []uint64, lo, hi int,
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			w.batch = drainWords(cur, u, min(u+wordsPerUnit, hi), w.batch[:0], r.opt.Batch, func(b []uint64) {
+			w.batch = drainWords(cur, u, min(u+wordsPerUnit, hi), true, w.batch[:0], r.opt.Batch, func(b []uint64) {
 				r.expandBatch(w, b, d, next)
 			})
 		}
