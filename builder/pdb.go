@@ -266,11 +266,10 @@ func (r *zoRun) expandBatch(w *zoWorker, batch []uint64, d uint64, next []uint64
 // turns up; every slot it claims goes into frontier.
 func (r *zoRun) claimAndClose(w *zoWorker, cand []uint64, d uint64, frontier []uint64) {
 	for round := 0; len(cand) > 0; round++ {
-		w.fresh = r.claim(w, cand, d, w.fresh[:0])
+		w.fresh = r.claim(w, cand, d, w.fresh[:0], frontier)
 		if len(w.fresh) == 0 {
 			return
 		}
-		markAll(frontier, w.fresh, w)
 		if r.closed && round == 1 {
 			return // zero returned whole closures
 		}
@@ -279,9 +278,10 @@ func (r *zoRun) claimAndClose(w *zoWorker, cand []uint64, d uint64, frontier []u
 	}
 }
 
-// claim appends to fresh the slots of cand this call claimed and writes the value d of
-// the entries whose first slot it claimed. cand is scratch.
-func (r *zoRun) claim(w *zoWorker, cand []uint64, d uint64, fresh []uint64) []uint64 {
+// claim appends to fresh the slots of cand this call claimed, sets their bits in
+// frontier (shared with the other workers: one atomic OR per word, as for visited) and
+// writes the value d of the entries whose first slot it claimed. cand is scratch.
+func (r *zoRun) claim(w *zoWorker, cand []uint64, d uint64, fresh []uint64, frontier []uint64) []uint64 {
 	visited := r.visited
 	// First a pass of plain loads: most candidates are known, and independent loads let
 	// the processor overlap their cache misses, where an atomic OR would wait for each.
@@ -310,6 +310,8 @@ func (r *zoRun) claim(w *zoWorker, cand []uint64, d uint64, fresh []uint64) []ui
 		if won == 0 {
 			continue
 		}
+		atomic.OrUint64(&frontier[wi], won)
+		w.lo, w.hi = min(w.lo, int(wi)), max(w.hi, int(wi)+1)
 		before := old // entries already reached before this OR
 		for m := won; m != 0; m &= m - 1 {
 			b := uint64(bits.TrailingZeros64(m))
@@ -324,15 +326,6 @@ func (r *zoRun) claim(w *zoWorker, cand []uint64, d uint64, fresh []uint64) []ui
 	}
 	w.slots += uint64(len(fresh))
 	return fresh
-}
-
-// markAll sets the bits of slots in frontier (shared with the other workers).
-func markAll(frontier, slots []uint64, w *zoWorker) {
-	for _, s := range slots {
-		wi := int(s >> 6)
-		atomic.OrUint64(&frontier[wi], 1<<(s&63))
-		w.lo, w.hi = min(w.lo, wi), max(w.hi, wi+1)
-	}
 }
 
 // reportProgress starts the progress ticker; the returned func stops it and sends the
