@@ -130,6 +130,9 @@ func TestLexHalf(t *testing.T) {
 				t.Fatalf("n=%d: Rank(%v) = %d, want %d", n, p, got, slot)
 			}
 			par := Parity(p)
+			if got, gotPar := s.RankParity(p); got != slot || gotPar != par {
+				t.Fatalf("n=%d: RankParity(%v) = %d, %d, want %d, %d", n, p, got, gotPar, slot, par)
+			}
 			if par == 0 {
 				evens[slot]++
 				if !s.Unrank(slot, q) || !slices.Equal(p, q) {

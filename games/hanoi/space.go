@@ -202,11 +202,22 @@ func (s *Space) IsHole(slot uint64) bool {
 // Slot parses state (in the user's own labels), canonicalises it (classes and seed) and
 // returns its slot. ok is true for every valid state: each has a slot in every scheme.
 func (s *Space) Slot(state string) (slot uint64, ok bool, err error) {
+	slot, ok, _, err = s.SlotSpelling(state)
+	return slot, ok, err
+}
+
+// SlotSpelling is Slot and Normalize with one parse. A state already spelt canonically
+// (its peg digits alone) is returned as it is.
+func (s *Space) SlotSpelling(state string) (slot uint64, ok bool, canon string, err error) {
 	st, err := Parse(state, s.k, s.n)
 	if err != nil {
-		return 0, false, err
+		return 0, false, "", err
 	}
-	return s.Rank(st), true, nil
+	canon = state
+	if len(state) != s.n || strings.ContainsFunc(state, func(r rune) bool { return r < '0' || r > '9' }) {
+		canon = Format(st)
+	}
+	return s.Rank(st), true, canon, nil
 }
 
 // Neighbors returns the states one legal move away from state, in the user's own labels

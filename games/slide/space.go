@@ -108,9 +108,12 @@ func (s *Space) Geometry() *Geometry { return s.geo }
 // the board and moves the blank one cell, so permutation parity XOR the parity of the
 // blank's distance to its goal cell never changes.
 func (s *Space) class(board []uint8) int {
-	b := Blank(board)
-	dist := abs(b/s.geo.Cols-s.goalBlank/s.geo.Cols) + abs(b%s.geo.Cols-s.goalBlank%s.geo.Cols)
-	return index.Parity(board) ^ dist&1
+	return index.Parity(board) ^ s.blankDist(Blank(board))&1
+}
+
+// blankDist is the Manhattan distance of the blank on cell b from its goal cell.
+func (s *Space) blankDist(b int) int {
+	return abs(b/s.geo.Cols-s.goalBlank/s.geo.Cols) + abs(b%s.geo.Cols-s.goalBlank%s.geo.Cols)
 }
 
 func abs(x int) int {
@@ -182,9 +185,7 @@ func (s *Space) unrankPos(slot uint64, pos []uint8) {
 	case kindLexHalf:
 		parity := s.half.UnrankPair(slot, pos)
 		// The pair differs in the cells of the two highest tiles; keep the solvable one.
-		blank := int(pos[0])
-		dist := abs(blank/s.geo.Cols-s.goalBlank/s.geo.Cols) + abs(blank%s.geo.Cols-s.goalBlank%s.geo.Cols)
-		if parity^dist&1 != s.goalClass {
+		if parity^s.blankDist(int(pos[0]))&1 != s.goalClass {
 			pos[s.n-2], pos[s.n-1] = pos[s.n-1], pos[s.n-2]
 		}
 	default:
@@ -246,19 +247,37 @@ func (s *Space) NewExpander() func(dst, src []uint64) []uint64 {
 // Slot parses a state and returns its slot; ok is false for an unsolvable state under
 // the parity-halved scheme, which has slots for the solvable class only.
 func (s *Space) Slot(state string) (uint64, bool, error) {
-	board, err := s.geo.Parse(state)
-	if err != nil {
-		return 0, false, err
+	slot, ok, _, err := s.SlotSpelling(state)
+	return slot, ok, err
+}
+
+// SlotSpelling is Slot and Normalize with one parse: the lookup of a state needs both.
+// The compact digit form, the usual input on boards up to 10 cells, is read without
+// allocating and is its own canonical spelling.
+func (s *Space) SlotSpelling(state string) (slot uint64, ok bool, canon string, err error) {
+	var buf, pos [MaxCells]uint8
+	board := buf[:s.n]
+	canon = state
+	if !s.geo.parseCompact(state, board) {
+		if board, err = s.geo.Parse(state); err != nil {
+			return 0, false, "", err
+		}
+		canon = s.geo.Format(board)
 	}
-	slot, ok := s.SlotOf(board, make([]uint8, s.n))
-	return slot, ok, nil
+	slot, ok = s.SlotOf(board, pos[:s.n])
+	return slot, ok, canon, nil
 }
 
 // SlotOf returns the slot of a valid board (see Geometry.Check); ok is false for an
 // unsolvable board under the parity-halved scheme. pos is scratch of length Cells().
 func (s *Space) SlotOf(board, pos []uint8) (slot uint64, ok bool) {
-	if s.kind == kindLexHalf && s.class(board) != s.goalClass {
-		return 0, false
+	if s.kind == kindLexHalf {
+		// The class from the rank's own parity: the position vector is the inverse
+		// permutation of the board, so it has the board's parity, and pos[0] is the
+		// blank's cell.
+		positions(pos, board)
+		slot, parity := s.half.RankParity(pos)
+		return slot, parity^s.blankDist(int(pos[0]))&1 == s.goalClass
 	}
 	return s.rank(board, pos), true
 }
