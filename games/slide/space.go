@@ -48,6 +48,7 @@ type Space struct {
 	branch    *index.Branch767359
 	slots     uint64
 	n         int
+	fact      [32]int64 // fact[i] = (n-1-i)!, the place value of Lehmer digit i (32: index &31)
 }
 
 // SchemeNames lists the index schemes a board of n cells supports.
@@ -77,6 +78,9 @@ func NewSpace(p Params) (*Space, error) {
 		return nil, fmt.Errorf("slide: a %d×%d board has %d cells; index schemes rank at most %d", p.Rows, p.Cols, n, maxSpaceCells)
 	}
 	s := &Space{p: p, geo: geo, goal: goal, goalBoard: geo.GoalBoard(goal), n: n}
+	for i := range n {
+		s.fact[i] = int64(index.Factorial(n - 1 - i))
+	}
 	s.goalBlank = Blank(s.goalBoard)
 	s.goalClass = s.class(s.goalBoard)
 	switch p.Index {
@@ -179,18 +183,53 @@ func (s *Space) rankPos(pos []uint8) uint64 {
 
 // unrankPos fills pos with the position vector at slot (all schemes but the branch hash).
 func (s *Space) unrankPos(slot uint64, pos []uint8) {
-	switch s.kind {
-	case kindLex:
-		s.lex.Unrank(slot, pos)
-	case kindLexHalf:
-		parity := s.half.UnrankPair(slot, pos)
-		// The pair differs in the cells of the two highest tiles; keep the solvable one.
-		if parity^s.blankDist(int(pos[0]))&1 != s.goalClass {
-			pos[s.n-2], pos[s.n-1] = pos[s.n-1], pos[s.n-2]
-		}
-	default:
+	if s.kind == kindMR {
 		s.mr.Unrank(slot, pos)
+		return
 	}
+	s.unrankLex(slot, pos)
+}
+
+// unrankLex fills pos with the position vector at slot under lex or lex-half and returns
+// its lexicographic rank.
+func (s *Space) unrankLex(slot uint64, pos []uint8) uint64 {
+	if s.kind == kindLex {
+		s.lex.Unrank(slot, pos)
+		return slot
+	}
+	parity := s.half.UnrankPair(slot, pos)
+	// The pair differs in the cells of the two highest tiles; keep the solvable one.
+	if parity^s.blankDist(int(pos[0]))&1 != s.goalClass {
+		pos[s.n-2], pos[s.n-1] = pos[s.n-1], pos[s.n-2]
+		return 2*slot + 1
+	}
+	return 2 * slot
+}
+
+// lexStep is the change of the lexicographic rank of a position vector when the blank
+// (tile 0, on cell b) and tile t (on cell c, next to b) swap cells; board is the board.
+//
+// With Lehmer digits d_i = #{j > i : pos[j] < pos[i]} (rank = Σ d_i·(n-1-i)!), only
+// three kinds of digit change: the blank's, from b to c (every other tile comes after
+// it); tile t's, less by the tiles after t on the cells strictly between b and c (for
+// b < c; more for b > c); and that of each tile 0 < u < t on a cell strictly between,
+// by one (up for b < c). A horizontal move has no cell between, a vertical one cols−1:
+// a few operations instead of ranking n entries.
+func (s *Space) lexStep(board []uint8, b, c, t int) int64 {
+	delta := int64(c-b) * s.fact[0]
+	lo, hi, sign := b, c, int64(1)
+	if c < b {
+		lo, hi, sign = c, b, -1
+	}
+	var after int64
+	for x := lo + 1; x < hi; x++ {
+		if u := int(board[x]); u > t {
+			after++
+		} else {
+			delta += sign * s.fact[u&31]
+		}
+	}
+	return delta - sign*after*s.fact[t&31]
 }
 
 // positions writes pos[tile] = cell for board.
@@ -221,6 +260,26 @@ func (s *Space) NewExpander() func(dst, src []uint64) []uint64 {
 					Slide(board, blank, int(from))
 					dst = append(dst, s.branch.Rank(board))
 					Slide(board, int(from), blank)
+				}
+			}
+			return dst
+		}
+	}
+	if s.kind == kindLex || s.kind == kindLexHalf {
+		shift := 0
+		if s.kind == kindLexHalf {
+			shift = 1 // lex-half's slot is the lexicographic rank halved
+		}
+		return func(dst, src []uint64) []uint64 {
+			for _, slot := range src {
+				r := int64(s.unrankLex(slot, pos))
+				for tile, cell := range pos {
+					board[cell] = uint8(tile)
+				}
+				b := int(pos[0])
+				for _, from := range s.geo.Neighbors(b) {
+					c := int(from)
+					dst = append(dst, uint64(r+s.lexStep(board, b, c, int(board[c])))>>shift)
 				}
 			}
 			return dst
