@@ -49,6 +49,7 @@ type Space struct {
 	slots     uint64
 	n         int
 	fact      [32]int64 // fact[i] = (n-1-i)!, the place value of Lehmer digit i (32: index &31)
+	blankPar  [32]int   // blankPar[c]: the parity of the blank's distance on cell c from its goal cell
 }
 
 // SchemeNames lists the index schemes a board of n cells supports.
@@ -82,6 +83,9 @@ func NewSpace(p Params) (*Space, error) {
 		s.fact[i] = int64(index.Factorial(n - 1 - i))
 	}
 	s.goalBlank = Blank(s.goalBoard)
+	for c := range n {
+		s.blankPar[c] = (abs(c/p.Cols-s.goalBlank/p.Cols) + abs(c%p.Cols-s.goalBlank%p.Cols)) & 1
+	}
 	s.goalClass = s.class(s.goalBoard)
 	switch p.Index {
 	case "lex":
@@ -112,12 +116,7 @@ func (s *Space) Geometry() *Geometry { return s.geo }
 // the board and moves the blank one cell, so permutation parity XOR the parity of the
 // blank's distance to its goal cell never changes.
 func (s *Space) class(board []uint8) int {
-	return index.Parity(board) ^ s.blankDist(Blank(board))&1
-}
-
-// blankDist is the Manhattan distance of the blank on cell b from its goal cell.
-func (s *Space) blankDist(b int) int {
-	return abs(b/s.geo.Cols-s.goalBlank/s.geo.Cols) + abs(b%s.geo.Cols-s.goalBlank%s.geo.Cols)
+	return index.Parity(board) ^ s.blankPar[Blank(board)&31]
 }
 
 func abs(x int) int {
@@ -197,9 +196,14 @@ func (s *Space) unrankLex(slot uint64, pos []uint8) uint64 {
 		s.lex.Unrank(slot, pos)
 		return slot
 	}
-	parity := s.half.UnrankPair(slot, pos)
+	return s.solvableMember(slot, s.half.UnrankPair(slot, pos), pos)
+}
+
+// solvableMember turns pos, the permutation at lexicographic rank 2·slot with the given
+// parity, into the solvable member of lex-half's pair at slot, and returns its rank.
+func (s *Space) solvableMember(slot uint64, parity int, pos []uint8) uint64 {
 	// The pair differs in the cells of the two highest tiles; keep the solvable one.
-	if parity^s.blankDist(int(pos[0]))&1 != s.goalClass {
+	if parity^s.blankPar[pos[0]&31] != s.goalClass {
 		pos[s.n-2], pos[s.n-1] = pos[s.n-1], pos[s.n-2]
 		return 2*slot + 1
 	}
@@ -270,9 +274,19 @@ func (s *Space) NewExpander() func(dst, src []uint64) []uint64 {
 		if s.kind == kindLexHalf {
 			shift = 1 // lex-half's slot is the lexicographic rank halved
 		}
+		// A frontier comes in increasing order: consecutive slots share most of their
+		// permutation, which the LexSeq keeps (on cache lines of its own too).
+		seq := cacheline.New[index.LexSeq]()
+		*seq = *index.NewLexSeq(s.n)
 		return func(dst, src []uint64) []uint64 {
 			for _, slot := range src {
-				r := int64(s.unrankLex(slot, pos))
+				var r int64
+				if shift == 0 {
+					seq.Unrank(slot, pos)
+					r = int64(slot)
+				} else {
+					r = int64(s.solvableMember(slot, int(seq.Unrank(2*slot, pos)&1), pos))
+				}
 				for tile, cell := range pos {
 					board[cell] = uint8(tile)
 				}
@@ -336,7 +350,7 @@ func (s *Space) SlotOf(board, pos []uint8) (slot uint64, ok bool) {
 		// blank's cell.
 		positions(pos, board)
 		slot, parity := s.half.RankParity(pos)
-		return slot, parity^s.blankDist(int(pos[0]))&1 == s.goalClass
+		return slot, parity^s.blankPar[pos[0]&31] == s.goalClass
 	}
 	return s.rank(board, pos), true
 }
