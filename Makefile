@@ -83,14 +83,19 @@ bench-korf: build $(PDB78)/manifest.json
 	@mkdir -p bench
 	$(BIN) bench korf --pdb $(PDB78) --workers $(WORKERS) | tee bench/korf.txt
 
-# The large builds of the issues, timed with peak memory (minutes each).
-TIME := $(shell command -v /usr/bin/time >/dev/null && echo /usr/bin/time -v)
+# The large builds of the issues (minutes each), each run REPEAT times by
+# benchmarks/repeat: min/median/max of wall and CPU time and of peak memory (the
+# maximum resident set), with the load average before and after — on a shared machine
+# one run says little. `make bench-big REPEAT=1` for a single run each.
+REPEAT ?= 5
+REPEATER := bin/repeat
 bench-big: build
 	@mkdir -p bench $(DATA)
-	$(TIME) $(BIN) build slide --rows 3 --cols 4 --workers $(WORKERS) -o $(DATA)/slide-3x4.tsm 2>&1 | tee bench/slide-3x4.txt
-	$(TIME) $(BIN) build slide --rows 2 --cols 6 --workers $(WORKERS) -o $(DATA)/slide-2x6.tsm 2>&1 | tee bench/slide-2x6.txt
-	$(TIME) $(BIN) build hanoi --pegs 3 --disks 20 --workers $(WORKERS) -o $(DATA)/hanoi-3x20.tsm 2>&1 | tee bench/hanoi-3x20.txt
-	$(TIME) $(BIN) build hanoi --pegs 4 --disks 16 --workers $(WORKERS) -o $(DATA)/hanoi-4x16.tsm 2>&1 | tee bench/hanoi-4x16.txt
+	$(GO) build -o $(REPEATER) ./benchmarks/repeat
+	$(REPEATER) -n $(REPEAT) -label "slide 3x4" -- $(BIN) build slide --rows 3 --cols 4 --workers $(WORKERS) -o $(DATA)/slide-3x4.tsm | tee bench/slide-3x4.txt
+	$(REPEATER) -n $(REPEAT) -label "slide 2x6" -- $(BIN) build slide --rows 2 --cols 6 --workers $(WORKERS) -o $(DATA)/slide-2x6.tsm | tee bench/slide-2x6.txt
+	$(REPEATER) -n $(REPEAT) -label "hanoi 3x20" -- $(BIN) build hanoi --pegs 3 --disks 20 --workers $(WORKERS) -o $(DATA)/hanoi-3x20.tsm | tee bench/hanoi-3x20.txt
+	$(REPEATER) -n $(REPEAT) -label "hanoi 4x16" -- $(BIN) build hanoi --pegs 4 --disks 16 --workers $(WORKERS) -o $(DATA)/hanoi-4x16.tsm | tee bench/hanoi-4x16.txt
 	$(BIN) bench hanoi --pegs 4 --disks 13 --workers $(WORKERS) | tee bench/hanoi-4x13.txt
 	$(BIN) bench hanoi --pegs 3 --disks 16 --workers $(WORKERS) | tee bench/hanoi-3x16.txt
 

@@ -3,7 +3,6 @@ module github.com/tablesmith/tablesmith
 go 1.26.0
 
 require (
-	github.com/bits-and-blooms/bitset v1.29.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/klauspost/compress v1.20.3
 	golang.org/x/sync v0.24.0

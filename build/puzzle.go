@@ -99,7 +99,7 @@ func Puzzle(ctx context.Context, in *games.Instance, out string, opt PuzzleOptio
 		}
 	}
 	if log == nil && checkpointing {
-		width, err := builder.WidthFor(sp.DepthBound())
+		width, err := builder.StartWidth(sp)
 		if err != nil {
 			return nil, err
 		}

@@ -8,8 +8,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/bits-and-blooms/bitset"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/tablesmith/tablesmith/internal/cacheline"
 )
 
 // Options tune a search. The zero value is usable.
@@ -27,7 +28,9 @@ type Options struct {
 	Resume *Checkpoint
 	// AfterLevel, if set, is called by the coordinating goroutine with every completed
 	// level, the goals (level 0) first unless resuming — a LevelLog's Append makes the
-	// search resumable. The Level is valid only during the call. An error stops the search.
+	// search resumable. The Level's slices stay unchanged until the next call returns (or
+	// the search returns), so the callback may go on reading them in the background until
+	// then. An error stops the search.
 	AfterLevel func(Level) error
 }
 
@@ -68,6 +71,7 @@ const minBatch = 64
 type frontier struct {
 	lists [][]uint64
 	words []uint64 // nil when the lists hold the frontier
+	buf   *bigBuf  // holds words, outside the Go heap
 	count uint64
 }
 
@@ -79,18 +83,35 @@ type bfsRun struct {
 	visited []uint64
 	values  *Values
 	workers []*bfsWorker
+	chunks  chunkPool
+
+	visitedBuf *bigBuf // holds visited, outside the Go heap
 
 	level   atomic.Int64
 	reached atomic.Uint64
 	base    uint64 // states restored from a checkpoint
 }
 
+// bfsWorker is one worker's scratch and per-level tallies, written for every state it
+// finds: it lives on cache lines of its own (see newBFSWorker).
 type bfsWorker struct {
 	expand func(dst, src []uint64) []uint64
 	batch  []uint64
 	nbrs   []uint64
-	next   []uint64
+	next   chunkList // the slots found this level, until the level turns dense
 	found  uint64
+	spent  [][]uint64 // scratch for chunks going back to the pool
+}
+
+// newBFSWorker allocates a worker and its batch buffers apart from every other worker's
+// (internal/cacheline): two workers whose counters or buffers shared a cache line would
+// slow each other down as if they shared the data, and did, in about half the runs.
+func newBFSWorker(expand func(dst, src []uint64) []uint64, batch int) *bfsWorker {
+	wk := cacheline.New[bfsWorker]()
+	wk.expand = expand
+	wk.batch = cacheline.Make[uint64](batch)[:0]
+	wk.nbrs = cacheline.Make[uint64](4 * batch)[:0]
+	return wk
 }
 
 // BFS runs a level-synchronous parallel breadth-first search from the goals of sp over
@@ -101,14 +122,15 @@ func BFS(ctx context.Context, sp Space, opt Options) (*Result, error) {
 	start := time.Now()
 	opt = opt.withDefaults()
 	n := sp.Slots()
-	width, err := WidthFor(sp.DepthBound())
+	width, err := StartWidth(sp)
 	if err != nil {
 		return nil, err
 	}
 	r := &bfsRun{sp: sp, opt: opt, n: n}
+	defer func() { r.visitedBuf.release() }()
 	r.workers = make([]*bfsWorker, opt.Workers)
 	for i := range r.workers {
-		r.workers[i] = &bfsWorker{expand: sp.NewExpander()}
+		r.workers[i] = newBFSWorker(sp.NewExpander(), opt.Batch)
 	}
 
 	var cur frontier
@@ -127,7 +149,7 @@ func BFS(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		if r.values, err = NewValues(n, width); err != nil {
 			return nil, err
 		}
-		r.visited = bitset.MustNew(uint(n)).Words()
+		r.visited, r.visitedBuf = newWords(n)
 		cur.lists = [][]uint64{nil}
 		for _, g := range sp.Goals() {
 			if g >= n {
@@ -141,7 +163,7 @@ func BFS(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		}
 		counts = []uint64{cur.count}
 		if opt.AfterLevel != nil {
-			if err := opt.AfterLevel(Level{D: 0, Count: cur.count, Lists: cur.lists}); err != nil {
+			if err := opt.AfterLevel(r.levelOf(0, cur)); err != nil {
 				return nil, fmt.Errorf("builder: after level 0: %w", err)
 			}
 		}
@@ -157,35 +179,49 @@ func BFS(ctx context.Context, sp Space, opt Options) (*Result, error) {
 	stopProgress := r.reportProgress(start)
 	defer stopProgress()
 
-	var spare []uint64 // a cleared bitset to reuse as the next dense frontier
+	var spare frontier // a bitset to clear and reuse as the next dense frontier
 	for cur.count > 0 {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		d := uint64(len(counts) - 1)
 		r.level.Store(int64(d))
+		if d+1 > r.values.Max() && d+1 <= sp.DepthBound() {
+			// Deeper than the space's hint (see DepthHinter): widen between levels.
+			if err := r.values.Widen(); err != nil {
+				return nil, err
+			}
+		}
 		next, err := r.expandLevel(ctx, &cur, d+1, spare)
 		if err != nil {
 			return nil, err
 		}
-		spare = nil
-		if cur.words != nil {
-			spare = cur.words // expandLevel cleared it while reading
+		if spare.buf != next.buf {
+			spare.buf.release() // not needed: the level after it is sparse
 		}
+		// The level just expanded is given back (its chunks to the pool, its bitset as
+		// the next dense frontier), but only after the next AfterLevel call: until then
+		// the callback may still be reading it.
+		done := cur
 		cur = next
 		if cur.count > 0 {
-			if d+1 > r.values.Max() {
-				return nil, fmt.Errorf("builder: remoteness %d exceeds the value width (the space's depth bound %d is wrong)", d+1, sp.DepthBound())
+			if d+1 > sp.DepthBound() {
+				return nil, fmt.Errorf("builder: remoteness %d is beyond the space's depth bound %d (the bound is wrong)", d+1, sp.DepthBound())
 			}
 			counts = append(counts, cur.count)
 			if opt.AfterLevel != nil {
-				if err := opt.AfterLevel(Level{D: int(d + 1), Count: cur.count, Lists: cur.lists, Words: cur.words}); err != nil {
+				if err := opt.AfterLevel(r.levelOf(d+1, cur)); err != nil {
 					return nil, fmt.Errorf("builder: after level %d: %w", d+1, err)
 				}
 			}
 		}
+		r.chunks.put(done.lists)
+		// Keep as many free chunks as the next level will likely need.
+		r.chunks.trim(len(cur.lists) + len(cur.lists)/4 + len(r.workers))
+		spare = frontier{words: done.words, buf: done.buf} // cleared when it is reused
 	}
 
+	r.chunks.trim(0)
 	res := &Result{Values: r.values, Counts: counts, Reached: r.reached.Load()}
 	if err := r.classifyUnreached(ctx, res); err != nil {
 		return nil, err
@@ -203,20 +239,32 @@ func (r *bfsRun) claim(slot uint64) bool {
 	return atomic.OrUint64(w, bit)&bit == 0
 }
 
+// levelOf is level d (the frontier f) as AfterLevel sees it: holding on to the memory the
+// frontier is in, which is outside the Go heap and released when unreachable.
+func (r *bfsRun) levelOf(d uint64, f frontier) Level {
+	lv := Level{D: int(d), Count: f.count, Lists: f.lists, Words: f.words, keep: f.buf}
+	if f.words == nil {
+		lv.keep = &r.chunks
+	}
+	return lv
+}
+
 // expandLevel expands every slot of cur (at remoteness d-1) and returns the frontier of
 // the slots first reached at remoteness d.
-func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare []uint64) (frontier, error) {
+func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare frontier) (frontier, error) {
 	// nextDense is published once, by the first worker whose list outgrows the threshold;
 	// from then on every worker ORs its new slots into that bitset instead of a list.
-	var nextDense atomic.Pointer[[]uint64]
+	var nextDense atomic.Pointer[frontier]
 	var once sync.Once
 	makeDense := func() {
 		once.Do(func() {
-			w := spare
-			if w == nil {
-				w = make([]uint64, len(r.visited))
+			f := spare
+			if f.words == nil {
+				f.words, f.buf = newWords(r.n)
+			} else {
+				clear(f.words)
 			}
-			nextDense.Store(&w)
+			nextDense.Store(&f)
 		})
 	}
 	threshold := r.n / 64 / uint64(len(r.workers))
@@ -242,7 +290,6 @@ func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare
 
 	var nextUnit atomic.Int64
 	work := func(wk *bfsWorker) error {
-		wk.next = wk.next[:0]
 		wk.found = 0
 		for {
 			u := int(nextUnit.Add(1) - 1)
@@ -259,8 +306,8 @@ func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare
 				r.expandBatch(wk, cur.lists[un.list][un.lo:un.hi], d, &nextDense, threshold, makeDense)
 				continue
 			}
-			// Clearing the words leaves a cleared bitset for reuse.
-			wk.batch = drainWords(cur.words, un.lo, un.hi, wk.batch, r.opt.Batch, func(b []uint64) {
+			// The words stay as they are: AfterLevel may still be reading them.
+			wk.batch = drainWords(cur.words, un.lo, un.hi, false, wk.batch, r.opt.Batch, func(b []uint64) {
 				r.expandBatch(wk, b, d, &nextDense, threshold, makeDense)
 			})
 		}
@@ -272,7 +319,7 @@ func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare
 			return frontier{}, err
 		}
 		for _, wk := range r.workers[1:] {
-			wk.next, wk.found = wk.next[:0], 0
+			wk.found = 0
 		}
 	} else {
 		var g errgroup.Group
@@ -290,54 +337,58 @@ func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare
 	}
 	r.reached.Add(next.count)
 	if p := nextDense.Load(); p != nil {
-		nextWords := *p
+		next.words, next.buf = p.words, p.buf
 		for _, wk := range r.workers {
-			for _, s := range wk.next {
-				nextWords[s>>6] |= 1 << (s & 63)
+			wk.spent = wk.next.take(wk.spent[:0])
+			for _, c := range wk.spent {
+				for _, s := range c {
+					next.words[s>>6] |= 1 << (s & 63)
+				}
 			}
-			wk.next = wk.next[:0]
+			r.chunks.put(wk.spent)
 		}
-		next.words = nextWords
 		return next, nil
 	}
-	next.lists = make([][]uint64, len(r.workers))
-	for i, wk := range r.workers {
-		// Hand the list over; the worker fills the list of the level just expanded
-		// next time, so that no level leaves its lists as garbage (at 5 GB of live
-		// values, garbage would double the heap before the collector runs).
-		next.lists[i] = wk.next
-		wk.next = nil
-		if i < len(cur.lists) && cur.words == nil {
-			wk.next = cur.lists[i][:0]
-		}
+	for _, wk := range r.workers {
+		next.lists = wk.next.take(next.lists)
 	}
 	return next, nil
 }
 
-// expandBatch expands src and records every newly reached neighbour at remoteness d.
-func (r *bfsRun) expandBatch(wk *bfsWorker, src []uint64, d uint64, nextDense *atomic.Pointer[[]uint64],
+// expandBatch expands src and records every newly reached neighbour at remoteness d: in
+// the worker's list, or once the level has turned dense in its bitset.
+func (r *bfsRun) expandBatch(wk *bfsWorker, src []uint64, d uint64, nextDense *atomic.Pointer[frontier],
 	threshold uint64, makeDense func()) {
 	wk.nbrs = wk.expand(wk.nbrs[:0], src)
+	p := nextDense.Load()
 	for _, s := range wk.nbrs {
 		if !r.claim(s) {
 			continue
 		}
 		r.values.Set(s, d)
 		wk.found++
-		wk.next = append(wk.next, s)
-	}
-	p := nextDense.Load()
-	if p == nil && uint64(len(wk.next)) > threshold {
-		makeDense()
-		p = nextDense.Load()
-	}
-	if p != nil && len(wk.next) > 0 {
-		// Other workers set bits in the same words, hence the atomic OR.
-		words := *p
-		for _, s := range wk.next {
-			atomic.OrUint64(&words[s>>6], 1<<(s&63))
+		if p != nil {
+			// Other workers set bits in the same words, hence the atomic OR.
+			atomic.OrUint64(&p.words[s>>6], 1<<(s&63))
+			continue
 		}
-		wk.next = wk.next[:0]
+		wk.next.add(&r.chunks, s)
+	}
+	if p == nil {
+		if wk.next.n > threshold {
+			makeDense()
+		}
+		p = nextDense.Load() // or another worker's list outgrew the threshold
+	}
+	if p != nil && wk.next.n > 0 {
+		words := p.words
+		wk.spent = wk.next.take(wk.spent[:0])
+		for _, c := range wk.spent {
+			for _, s := range c {
+				atomic.OrUint64(&words[s>>6], 1<<(s&63))
+			}
+		}
+		r.chunks.put(wk.spent)
 	}
 }
 

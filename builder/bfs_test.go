@@ -294,3 +294,110 @@ func TestValuesWidths(t *testing.T) {
 		t.Fatal("a bound beyond 32 bits must be refused")
 	}
 }
+
+// chain is the path 0-1-…-(length-1), then slots that are holes (even) or unreachable
+// states (odd). Its hint of 10 sizes the values at one byte, its remoteness goes to
+// length-1: the search must widen its values on the way.
+type chain struct{ length, slots uint64 }
+
+func (c chain) Slots() uint64        { return c.slots }
+func (c chain) Goals() []uint64      { return []uint64{0} }
+func (c chain) DepthBound() uint64   { return c.length - 1 }
+func (c chain) DepthHint() uint64    { return 10 }
+func (c chain) IsHole(s uint64) bool { return s >= c.length && s%2 == 0 }
+func (c chain) NewExpander() func(dst, src []uint64) []uint64 {
+	return func(dst, src []uint64) []uint64 {
+		for _, s := range src {
+			if s >= c.length {
+				continue
+			}
+			if s > 0 {
+				dst = append(dst, s-1)
+			}
+			if s+1 < c.length {
+				dst = append(dst, s+1)
+			}
+		}
+		return dst
+	}
+}
+
+func TestBFSWidensBeyondHint(t *testing.T) {
+	t.Parallel()
+	sp := chain{length: 700, slots: 800}
+	if w, err := StartWidth(sp); err != nil || w != 1 {
+		t.Fatalf("StartWidth = %d, %v; want 1", w, err)
+	}
+	for _, workers := range []int{1, 2} {
+		res, err := BFS(context.Background(), sp, Options{Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Values.Width() != 2 || res.MaxRemoteness() != 699 {
+			t.Fatalf("width %d, max %d; want 2, 699", res.Values.Width(), res.MaxRemoteness())
+		}
+		checkAgainstOracle(t, sp, res)
+	}
+	// Interrupted before and after the widening, resumed from the log.
+	for _, stopAt := range []int{100, 400} {
+		path := filepath.Join(t.TempDir(), "chain.ckpt")
+		log, err := CreateLevelLog(path, "chain", sp.Slots(), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := runLogged(t, sp, log, nil, stopAt); !errors.Is(err, errStop) {
+			t.Fatalf("want the simulated interruption, got %v", err)
+		}
+		log.Close()
+		cp, log, err := ResumeLevelLog(path, "chain", sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cp.Counts) != stopAt+1 {
+			t.Fatalf("resumed at %d levels, want %d", len(cp.Counts), stopAt+1)
+		}
+		res, err := runLogged(t, sp, log, cp, -1)
+		log.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAgainstOracle(t, sp, res)
+	}
+}
+
+func TestValuesWiden(t *testing.T) {
+	t.Parallel()
+	for w := 1; w < 4; w++ {
+		v, err := NewValues(1000, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range uint64(1000) {
+			switch i % 4 {
+			case 0:
+				v.Set(i, v.Hole())
+			case 1:
+				v.Set(i, i%(v.Max()+1))
+			case 2:
+				v.Set(i, v.Max())
+			} // 3: Unset
+		}
+		old := v.Max()
+		if err := v.Widen(); err != nil {
+			t.Fatal(err)
+		}
+		if v.Width() != w+1 {
+			t.Fatalf("width %d after widening %d", v.Width(), w)
+		}
+		for i := range uint64(1000) {
+			want := [4]uint64{v.Hole(), i % (old + 1), old, v.Unset()}[i%4]
+			if got := v.Get(i); got != want {
+				t.Fatalf("width %d→%d: slot %d holds %d, want %d", w, w+1, i, got, want)
+			}
+		}
+	}
+	v, _ := NewValues(10, 4)
+	if err := v.Widen(); err == nil {
+		t.Fatal("4-byte values cannot be widened")
+	}
+}

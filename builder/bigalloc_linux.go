@@ -6,21 +6,26 @@ import (
 )
 
 // bigAllocMin is the size from which arrays are mapped outside the Go heap.
-const bigAllocMin = 64 << 20
+const bigAllocMin = 512 << 10
 
-// allocBytes returns n zeroed bytes. Large arrays are anonymous memory maps rather than
-// Go heap: the collector paces itself by heap size, and gigabytes of values that never
-// hold pointers would otherwise let the heap grow to twice their size before a cycle
-// runs (or, under a memory limit, make it run without pause). The map is released when
-// the owner becomes unreachable.
-func allocBytes(n uint64, owner *Values) []byte {
+// allocBytes returns n zeroed bytes and a func that releases them at once (nil for bytes
+// from the Go heap, which the collector releases). Large arrays are anonymous memory maps
+// rather than Go heap: the collector paces itself by heap size, and gigabytes of values
+// or bitsets that never hold pointers would otherwise let the heap grow to twice their
+// size before a cycle runs (or, under a memory limit, make it run without pause). A map
+// not released by free is released when owner becomes unreachable; free must not be
+// called while the bytes are in use, nor twice.
+func allocBytes[T any](n uint64, owner *T) (b []byte, free func()) {
 	if n < bigAllocMin {
-		return make([]byte, n)
+		return make([]byte, n), nil
 	}
 	b, err := syscall.Mmap(-1, 0, int(n), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
 	if err != nil {
-		return make([]byte, n) // let the Go allocator report what is wrong
+		return make([]byte, n), nil // let the Go allocator report what is wrong
 	}
-	runtime.AddCleanup(owner, func(b []byte) { syscall.Munmap(b) }, b)
-	return b
+	c := runtime.AddCleanup(owner, func(b []byte) { syscall.Munmap(b) }, b)
+	return b, func() {
+		c.Stop()
+		syscall.Munmap(b)
+	}
 }

@@ -7,7 +7,6 @@ import (
 	"hash/crc32"
 	"sync/atomic"
 
-	"github.com/bits-and-blooms/bitset"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -26,7 +25,7 @@ func (c *Checkpoint) validate(n uint64, width int) error {
 		return errors.New("builder: empty checkpoint")
 	case c.Values.Len() != n:
 		return fmt.Errorf("builder: checkpoint has %d slots, the space %d", c.Values.Len(), n)
-	case c.Values.Width() != width:
+	case c.Values.Width() < width:
 		return fmt.Errorf("builder: checkpoint stores %d-byte values, the space needs %d", c.Values.Width(), width)
 	}
 	return nil
@@ -35,10 +34,10 @@ func (c *Checkpoint) validate(n uint64, width int) error {
 // restore rebuilds the visited bitset and the frontier (the last level) from a checkpoint,
 // and checks the level counts against the values.
 func (r *bfsRun) restore(ctx context.Context, c *Checkpoint) (frontier, error) {
-	r.visited = bitset.MustNew(uint(r.n)).Words()
+	r.visited, r.visitedBuf = newWords(r.n)
 	last := uint64(len(c.Counts) - 1)
 	unset := r.values.Unset()
-	front := make([]uint64, len(r.visited))
+	front, frontBuf := newWords(r.n)
 	perLevel := make([]atomic.Uint64, len(c.Counts))
 	g, _ := errgroup.WithContext(ctx)
 	const chunkWords = 1 << 12
@@ -88,7 +87,7 @@ func (r *bfsRun) restore(ctx context.Context, c *Checkpoint) (frontier, error) {
 			return frontier{}, fmt.Errorf("builder: checkpoint level %d holds %d states, its header says %d", d, got, c.Counts[d])
 		}
 	}
-	return frontier{words: front, count: c.Counts[last]}, nil
+	return frontier{words: front, buf: frontBuf, count: c.Counts[last]}, nil
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

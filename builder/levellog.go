@@ -7,29 +7,46 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"math/bits"
 	"os"
+	"runtime"
 	"time"
 )
 
 // A level log is the checkpoint of a breadth-first build: an append-only file with one
-// record per completed level, holding the slots first reached at that level. Writing a
-// level costs only that level (its slot list, or its frontier bitset when that is
-// smaller), so every level is checkpointed — also for 3-peg Hanoi's 2^20 levels, where
-// rewriting the value array would be out of the question. Resuming replays the records
-// into a fresh value array; a record cut short by a kill, or damaged, ends the replay and
-// is cut off, so the build resumes from the last whole level.
+// record per completed level, holding the slots first reached at that level in a compact
+// form (levelcode.go: Elias–Fano, a bitset or a packed list, whichever is smallest), so
+// the log stays a small multiple of the table. Every level is checkpointed — also for
+// 3-peg Hanoi's 2^20 levels, where rewriting the value array would be out of the
+// question. Resuming replays the records into a fresh value array; a record cut short by
+// a kill, or damaged, ends the replay and is cut off, so the build resumes from the last
+// whole level.
+//
+// Writing costs the search little: a level of more than smallRecord slots is encoded,
+// checksummed (one CRC over the whole record) and written by a goroutine while the search
+// expands the next level; smaller levels are encoded at once and written together about
+// once a second or per MiB. A level counts only once its record is whole on disk and its
+// checksum holds, so a kill at any moment loses at most the levels not yet written.
 //
 // Layout, little-endian:
 //
-//	header:  magic "TSMLOG01" | u32 key length | key | u32 value width | u64 slots | u32 CRC-32C of the header
-//	record:  u32 level | u8 kind (0: list of u64 slots, 1: bitset words) | u64 states | u64 payload bytes |
-//	         payload | u32 CRC-32C of the record before it
-const levelLogMagic = "TSMLOG01"
+//	header:  magic "TSMLOG02" | u32 key length | key | u32 value width at the start |
+//	         u64 slots | u32 CRC-32C of the header
+//	record:  u32 level | u8 kind | u8 param | u64 states | u64 payload bytes | payload |
+//	         u32 CRC-32C of the record before it
+//
+// kind and param name the encoding (levelcode.go); the payload size follows from them,
+// the state count and the slot count, and is checked before the payload is read.
+const levelLogMagic = "TSMLOG02"
 
 const (
-	recordList   = 0
-	recordBitset = 1
+	// recordHead is the size of a record's fixed part before the payload.
+	recordHead = 4 + 1 + 1 + 8 + 8
+	// smallRecord is the level size up to which a record is encoded by Append itself
+	// (handing it to a goroutine would cost more) and written with its neighbours.
+	smallRecord = 1 << 12
+	// flushBytes and flushEvery bound how much of the small records waits in memory.
+	flushBytes = 1 << 20
+	flushEvery = time.Second
 )
 
 // ErrCheckpoint marks a checkpoint that is damaged or belongs to another build.
@@ -42,21 +59,32 @@ type Level struct {
 	Count uint64
 	Lists [][]uint64
 	Words []uint64
+	keep  any // what keeps Lists and Words in memory: see bigBuf
 }
 
 // LevelLog appends levels to a checkpoint file.
 type LevelLog struct {
-	f        *os.File
-	w        *bufio.Writer
-	path     string
-	lastSync time.Time
+	f         *os.File
+	path      string
+	slots     uint64
+	lastSync  time.Time
+	lastWrite time.Time
 	// SyncEvery bounds how long a written level may stay in the OS cache only; a level is
-	// always written (so a killed process loses nothing), fsync waits for this interval.
+	// always written (so a killed process loses at most the last second of small levels),
+	// fsync waits for this interval.
 	SyncEvery time.Duration
+
+	// Between Append calls a record may be in flight: done then delivers its outcome, and
+	// until it does the goroutine owns enc and pending.
+	done    chan error
+	err     error // the first write error: every later Append and Close return it
+	enc     levelEncoder
+	pending []byte // records encoded, not yet written
 }
 
 // CreateLevelLog starts a new log at path (replacing any), tagged with key, a description
-// of the build, so that a resume with other parameters is refused.
+// of the build, so that a resume with other parameters is refused. width is the value
+// width the search starts with (StartWidth).
 func CreateLevelLog(path, key string, slots uint64, width int) (*LevelLog, error) {
 	f, err := os.Create(path)
 	if err != nil {
@@ -67,71 +95,98 @@ func CreateLevelLog(path, key string, slots uint64, width int) (*LevelLog, error
 	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(width))
 	hdr = binary.LittleEndian.AppendUint64(hdr, slots)
 	hdr = binary.LittleEndian.AppendUint32(hdr, crc32.Checksum(hdr, castagnoli))
-	l := &LevelLog{f: f, w: bufio.NewWriterSize(f, 1<<20), path: path, lastSync: time.Now(), SyncEvery: 10 * time.Second}
-	if _, err := l.w.Write(hdr); err != nil {
-		l.Close()
+	l := newLevelLog(f, path, slots)
+	if _, err := f.Write(hdr); err != nil {
+		f.Close()
 		return nil, fmt.Errorf("builder: checkpoint: %w", err)
 	}
 	return l, nil
 }
 
-// Append writes one level: as a list of slots, or as a bitset when that is smaller.
+func newLevelLog(f *os.File, path string, slots uint64) *LevelLog {
+	now := time.Now()
+	return &LevelLog{f: f, path: path, slots: slots, lastSync: now, lastWrite: now, SyncEvery: 10 * time.Second}
+}
+
+// Append logs one level. A large level is encoded and written in the background: its
+// slices must stay unchanged until the next Append or Close returns, which BFS
+// guarantees (see Options.AfterLevel). An error writing one level is returned by the
+// next call.
 func (l *LevelLog) Append(lv Level) error {
-	kind, payload := recordList, lv.Count*8
-	if lv.Words != nil {
-		kind, payload = recordBitset, uint64(len(lv.Words))*8
-	}
-	var head []byte
-	head = binary.LittleEndian.AppendUint32(head, uint32(lv.D))
-	head = append(head, byte(kind))
-	head = binary.LittleEndian.AppendUint64(head, lv.Count)
-	head = binary.LittleEndian.AppendUint64(head, payload)
-	crc := crc32.Update(0, castagnoli, head)
-	if _, err := l.w.Write(head); err != nil {
-		return fmt.Errorf("builder: checkpoint: %w", err)
-	}
-	var buf [8]byte
-	put := func(x uint64) error {
-		binary.LittleEndian.PutUint64(buf[:], x)
-		crc = crc32.Update(crc, castagnoli, buf[:])
-		_, err := l.w.Write(buf[:])
+	if err := l.wait(); err != nil {
 		return err
 	}
-	if kind == recordBitset {
-		for _, w := range lv.Words {
-			if err := put(w); err != nil {
-				return fmt.Errorf("builder: checkpoint: %w", err)
-			}
+	if lv.Count <= smallRecord {
+		head, payload, tail := l.record(lv)
+		l.pending = append(append(append(l.pending, head[:]...), payload...), tail[:]...)
+		if len(l.pending) < flushBytes && time.Since(l.lastWrite) < flushEvery {
+			return nil
 		}
-	} else {
-		for _, list := range lv.Lists {
-			for _, s := range list {
-				if err := put(s); err != nil {
-					return fmt.Errorf("builder: checkpoint: %w", err)
-				}
-			}
-		}
+		return l.setErr(l.write())
 	}
-	if _, err := l.w.Write(binary.LittleEndian.AppendUint32(nil, crc)); err != nil {
-		return fmt.Errorf("builder: checkpoint: %w", err)
-	}
-	// The level reaches the OS now, so a killed process loses nothing; the fsync (for a
-	// machine that goes down) is rate-limited, since 3-peg Hanoi has a million levels.
-	if err := l.w.Flush(); err != nil {
-		return fmt.Errorf("builder: checkpoint: %w", err)
-	}
-	if time.Since(l.lastSync) >= l.SyncEvery {
-		l.lastSync = time.Now()
-		if err := l.f.Sync(); err != nil {
-			return fmt.Errorf("builder: checkpoint: %w", err)
-		}
-	}
+	done := make(chan error, 1)
+	l.done = done
+	go func() {
+		head, payload, tail := l.record(lv)
+		runtime.KeepAlive(lv.keep) // lv's slices may be outside the Go heap
+		l.pending = append(l.pending, head[:]...)
+		done <- l.write(payload, tail[:])
+	}()
 	return nil
 }
 
-// Close flushes, syncs and closes the log.
+// wait waits for the record in flight, if any, and returns the log's error.
+func (l *LevelLog) wait() error {
+	if l.done != nil {
+		l.setErr(<-l.done)
+		l.done = nil
+	}
+	return l.err
+}
+
+func (l *LevelLog) setErr(err error) error {
+	if err != nil && l.err == nil {
+		l.err = fmt.Errorf("builder: checkpoint: %w", err)
+	}
+	return l.err
+}
+
+// record encodes lv: the record is head, payload (valid until the next call) and tail
+// (the checksum of both).
+func (l *LevelLog) record(lv Level) (head [recordHead]byte, payload []byte, tail [4]byte) {
+	kind, param, payload := l.enc.encode(lv, l.slots)
+	binary.LittleEndian.PutUint32(head[0:], uint32(lv.D))
+	head[4], head[5] = kind, byte(param)
+	binary.LittleEndian.PutUint64(head[6:], lv.Count)
+	binary.LittleEndian.PutUint64(head[14:], uint64(len(payload)))
+	crc := crc32.Update(crc32.Checksum(head[:], castagnoli), castagnoli, payload)
+	binary.LittleEndian.PutUint32(tail[:], crc)
+	return head, payload, tail
+}
+
+// write writes the pending records followed by more, and syncs when SyncEvery has passed.
+func (l *LevelLog) write(more ...[]byte) error {
+	var err error
+	for _, b := range append([][]byte{l.pending}, more...) {
+		if len(b) > 0 && err == nil {
+			_, err = l.f.Write(b)
+		}
+	}
+	l.pending = l.pending[:0]
+	l.lastWrite = time.Now()
+	if err == nil && time.Since(l.lastSync) >= l.SyncEvery {
+		l.lastSync = time.Now()
+		err = l.f.Sync()
+	}
+	return err
+}
+
+// Close writes the levels still pending, syncs and closes the log.
 func (l *LevelLog) Close() error {
-	err := l.w.Flush()
+	l.wait()
+	l.setErr(l.write())
+	l.enc.release()
+	err := l.err
 	if e := l.f.Sync(); err == nil {
 		err = e
 	}
@@ -149,7 +204,7 @@ func (l *LevelLog) Close() error {
 // sample of every level is checked against sp's moves, so a log whose key was forged
 // is refused too).
 func ResumeLevelLog(path, key string, sp Space) (*Checkpoint, *LevelLog, error) {
-	width, err := WidthFor(sp.DepthBound())
+	width, err := StartWidth(sp)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -171,8 +226,7 @@ func ResumeLevelLog(path, key string, sp Space) (*Checkpoint, *LevelLog, error) 
 		f.Close()
 		return nil, nil, err
 	}
-	l := &LevelLog{f: f, w: bufio.NewWriterSize(f, 1<<20), path: path, lastSync: time.Now(), SyncEvery: 10 * time.Second}
-	return cp, l, nil
+	return cp, newLevelLog(f, path, sp.Slots()), nil
 }
 
 // replay reads the header and the whole records, and returns the checkpoint and the
@@ -188,7 +242,7 @@ func replay(f *os.File, path, key string, wantSlots uint64, wantWidth int) (*Che
 	r := bufio.NewReaderSize(f, 1<<20)
 	var fixed [12]byte
 	if _, err := io.ReadFull(r, fixed[:]); err != nil || string(fixed[:8]) != levelLogMagic {
-		return nil, 0, bad("not a tablesmith checkpoint")
+		return nil, 0, bad("not a tablesmith checkpoint of this version")
 	}
 	klen := binary.LittleEndian.Uint32(fixed[8:])
 	if int64(klen) > st.Size() {
@@ -215,73 +269,61 @@ func replay(f *os.File, path, key string, wantSlots uint64, wantWidth int) (*Che
 	if err != nil {
 		return nil, 0, bad("%v", err)
 	}
-	words := (slots + 63) / 64
 	cp := &Checkpoint{Values: values}
 	end := int64(len(hdr) + 4)
-	var head [21]byte
+	var rec []byte
 	for {
+		// The record, whole, its size checked against its form before it is read, and
+		// its checksum before anything is applied.
+		var head [recordHead]byte
 		if _, err := io.ReadFull(r, head[:]); err != nil {
 			break // the end, or a record cut short
 		}
 		d := int(binary.LittleEndian.Uint32(head[0:]))
-		kind, count := head[4], binary.LittleEndian.Uint64(head[5:])
-		payload := binary.LittleEndian.Uint64(head[13:])
-		okShape := d == len(cp.Counts) && payload <= uint64(st.Size()) &&
-			((kind == recordList && payload == 8*count) || (kind == recordBitset && payload == 8*words))
-		if !okShape {
+		kind, param := head[4], uint(head[5])
+		count := binary.LittleEndian.Uint64(head[6:])
+		payload := binary.LittleEndian.Uint64(head[14:])
+		want, ok := payloadSize(kind, param, count, slots)
+		if !ok || payload != want || d != len(cp.Counts) || int64(payload) > st.Size()-end {
 			break
 		}
-		crc := crc32.Update(0, castagnoli, head[:])
-		var buf [8]byte
-		var seen uint64
-		valid := true
-		// Apply as we read, and undo if the record proves damaged: a record can be too
-		// large to hold a second time in memory.
-		for i := uint64(0); i < payload/8; i++ {
-			if _, err := io.ReadFull(r, buf[:]); err != nil {
-				valid = false
-				break
-			}
-			crc = crc32.Update(crc, castagnoli, buf[:])
-			x := binary.LittleEndian.Uint64(buf[:])
-			if kind == recordList {
-				if x >= slots || values.Get(x) != values.Unset() {
-					valid = false
-					break
-				}
-				values.Set(x, uint64(d))
-				seen++
-				continue
-			}
-			for x != 0 {
-				s := i*64 + uint64(bits.TrailingZeros64(x))
-				x &= x - 1
-				if s >= slots || values.Get(s) != values.Unset() {
-					valid = false
-					break
-				}
-				values.Set(s, uint64(d))
-				seen++
-			}
-			if !valid {
+		size := recordHead + int(payload) + 4
+		if cap(rec) < size {
+			rec = make([]byte, size)
+		}
+		rec = rec[:size]
+		copy(rec, head[:])
+		if _, err := io.ReadFull(r, rec[recordHead:]); err != nil {
+			break
+		}
+		if crc32.Checksum(rec[:size-4], castagnoli) != binary.LittleEndian.Uint32(rec[size-4:]) {
+			break
+		}
+		if uint64(d) > values.Max() {
+			// The search widened its values at this level; so does the replay.
+			if err := values.Widen(); err != nil {
 				break
 			}
 		}
-		var tail [4]byte
-		if valid {
-			_, err := io.ReadFull(r, tail[:])
-			valid = err == nil && binary.LittleEndian.Uint32(tail[:]) == crc && seen == count
-		}
-		if !valid {
-			for s := uint64(0); s < slots; s++ {
+		unset := values.Unset()
+		err := decodeRecord(kind, param, count, slots, rec[recordHead:size-4], func(s uint64) error {
+			if values.Get(s) != unset {
+				return errBadRecord
+			}
+			values.Set(s, uint64(d))
+			return nil
+		})
+		if err != nil {
+			// A checksummed record with impossible content: undo it and stop there.
+			for s := range slots {
 				if values.Get(s) == uint64(d) {
-					values.Set(s, values.Unset())
+					values.Set(s, unset)
 				}
 			}
 			break
 		}
 		cp.Counts = append(cp.Counts, count)
-		end += int64(len(head)) + int64(payload) + 4
+		end += int64(size)
 	}
 	if len(cp.Counts) == 0 {
 		return nil, 0, bad("no completed level")

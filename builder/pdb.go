@@ -8,8 +8,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/bits-and-blooms/bitset"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/tablesmith/tablesmith/internal/cacheline"
 )
 
 // ZeroOneSpace is a state space whose moves cost 0 or 1, searched by ZeroOneBFS to fill a
@@ -146,13 +147,22 @@ func ZeroOneBFS(ctx context.Context, sp ZeroOneSpace, opt Options) (*ZeroOneResu
 	if zc, ok := sp.(ZeroClosed); ok {
 		r.closed = zc.ZeroClosed()
 	}
-	r.visited = bitset.MustNew(uint(n)).Words()
-	cur := bitset.MustNew(uint(n)).Words()
-	next := bitset.MustNew(uint(n)).Words()
+	// The three bitsets live outside the Go heap, and go once the search returns.
+	var bufs [3]*bigBuf
+	defer func() {
+		for _, b := range bufs {
+			b.release()
+		}
+	}()
+	var cur, next []uint64
+	r.visited, bufs[0] = newWords(n)
+	cur, bufs[1] = newWords(n)
+	next, bufs[2] = newWords(n)
 	r.workers = make([]*zoWorker, opt.Workers)
 	for i := range r.workers {
-		w := &zoWorker{}
+		w := cacheline.New[zoWorker]() // apart from the other workers' (see newBFSWorker)
 		w.zero, w.unit = sp.NewExpanders()
+		w.batch = cacheline.Make[uint64](opt.Batch)[:0]
 		r.workers[i] = w
 	}
 
@@ -237,7 +247,7 @@ func (r *zoRun) expandLevel(ctx context.Context, cur, next []uint64, lo, hi int,
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			w.batch = drainWords(cur, u, min(u+wordsPerUnit, hi), w.batch[:0], r.opt.Batch, func(b []uint64) {
+			w.batch = drainWords(cur, u, min(u+wordsPerUnit, hi), true, w.batch[:0], r.opt.Batch, func(b []uint64) {
 				r.expandBatch(w, b, d, next)
 			})
 		}
@@ -267,11 +277,10 @@ func (r *zoRun) expandBatch(w *zoWorker, batch []uint64, d uint64, next []uint64
 // turns up; every slot it claims goes into frontier.
 func (r *zoRun) claimAndClose(w *zoWorker, cand []uint64, d uint64, frontier []uint64) {
 	for round := 0; len(cand) > 0; round++ {
-		w.fresh = r.claim(w, cand, d, w.fresh[:0])
+		w.fresh = r.claim(w, cand, d, w.fresh[:0], frontier)
 		if len(w.fresh) == 0 {
 			return
 		}
-		markAll(frontier, w.fresh, w)
 		if r.closed && round == 1 {
 			return // zero returned whole closures
 		}
@@ -280,9 +289,10 @@ func (r *zoRun) claimAndClose(w *zoWorker, cand []uint64, d uint64, frontier []u
 	}
 }
 
-// claim appends to fresh the slots of cand this call claimed and writes the value d of
-// the entries whose first slot it claimed. cand is scratch.
-func (r *zoRun) claim(w *zoWorker, cand []uint64, d uint64, fresh []uint64) []uint64 {
+// claim appends to fresh the slots of cand this call claimed, sets their bits in
+// frontier (shared with the other workers: one atomic OR per word, as for visited) and
+// writes the value d of the entries whose first slot it claimed. cand is scratch.
+func (r *zoRun) claim(w *zoWorker, cand []uint64, d uint64, fresh []uint64, frontier []uint64) []uint64 {
 	visited := r.visited
 	// First a pass of plain loads: most candidates are known, and independent loads let
 	// the processor overlap their cache misses, where an atomic OR would wait for each.
@@ -311,6 +321,8 @@ func (r *zoRun) claim(w *zoWorker, cand []uint64, d uint64, fresh []uint64) []ui
 		if won == 0 {
 			continue
 		}
+		atomic.OrUint64(&frontier[wi], won)
+		w.lo, w.hi = min(w.lo, int(wi)), max(w.hi, int(wi)+1)
 		before := old // entries already reached before this OR
 		for m := won; m != 0; m &= m - 1 {
 			b := uint64(bits.TrailingZeros64(m))
@@ -325,15 +337,6 @@ func (r *zoRun) claim(w *zoWorker, cand []uint64, d uint64, fresh []uint64) []ui
 	}
 	w.slots += uint64(len(fresh))
 	return fresh
-}
-
-// markAll sets the bits of slots in frontier (shared with the other workers).
-func markAll(frontier, slots []uint64, w *zoWorker) {
-	for _, s := range slots {
-		wi := int(s >> 6)
-		atomic.OrUint64(&frontier[wi], 1<<(s&63))
-		w.lo, w.hi = min(w.lo, wi), max(w.hi, wi+1)
-	}
 }
 
 // reportProgress starts the progress ticker; the returned func stops it and sends the

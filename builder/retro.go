@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/tablesmith/tablesmith/internal/cacheline"
 )
 
 // Retrograde analysis of a two-player game, one unit of work (for Mühle: a sector pair)
@@ -308,7 +310,7 @@ func parallelSlots(ctx context.Context, workers int, n, chunk uint64, sp RetroSp
 	for range workers {
 		eg.Go(func() error {
 			w := sp.NewRetroWorker()
-			buf := make([]uint64, 0, 256)
+			buf := cacheline.Make[uint64](256)[:0] // apart from the other workers' (see newBFSWorker)
 			for {
 				lo := next.Add(chunk) - chunk
 				if lo >= n {

@@ -60,15 +60,17 @@ func startProgress(opt Options, sp any, start time.Time, fill func(*Progress)) (
 }
 
 // drainWords appends the slots of the set bits of words[lo:hi] to batch, clearing those
-// words, and hands batch to expand whenever it holds max slots or more, and once more at
-// the end if any are left. It returns batch emptied, for reuse.
-func drainWords(words []uint64, lo, hi int, batch []uint64, max int, expand func(batch []uint64)) []uint64 {
+// words if clearWords, and hands batch to expand whenever it holds max slots or more, and
+// once more at the end if any are left. It returns batch emptied, for reuse.
+func drainWords(words []uint64, lo, hi int, clearWords bool, batch []uint64, max int, expand func(batch []uint64)) []uint64 {
 	for wi := lo; wi < hi; wi++ {
 		word := words[wi]
 		if word == 0 {
 			continue
 		}
-		words[wi] = 0
+		if clearWords {
+			words[wi] = 0
+		}
 		base := uint64(wi) << 6
 		for word != 0 {
 			batch = append(batch, base+uint64(bits.TrailingZeros64(word)))

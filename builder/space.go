@@ -32,3 +32,24 @@ type Space interface {
 // without calling IsHole, which for a full-permutation scheme would be one call per slot
 // of the other parity class.
 type Holed interface{ HasHoles() bool }
+
+// DepthHinter is implemented by spaces whose DepthBound is a proven bound well above the
+// remoteness they expect (4-peg Hanoi with 16 disks: a bound of 697, a largest remoteness
+// of 161). The values start at the width the hint needs, and are widened between levels
+// if the search goes deeper (see Values.Widen): a good hint halves the memory, a wrong one
+// costs one pass over the values, never a wrong table. The search still fails beyond
+// DepthBound.
+type DepthHinter interface {
+	// DepthHint is the largest remoteness the space expects.
+	DepthHint() uint64
+}
+
+// StartWidth is the number of bytes per value a search of sp starts with: enough for
+// its DepthHint if it has one (and it is below DepthBound), else for DepthBound.
+func StartWidth(sp Space) (int, error) {
+	bound := sp.DepthBound()
+	if h, ok := sp.(DepthHinter); ok {
+		bound = min(bound, h.DepthHint())
+	}
+	return WidthFor(bound)
+}

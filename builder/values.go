@@ -14,6 +14,7 @@ type Values struct {
 	data  []byte
 	width int
 	n     uint64
+	free  func() // releases data now, if it is mapped outside the Go heap (see allocBytes)
 }
 
 // WidthFor returns the number of bytes per slot needed to store remoteness values up to
@@ -39,9 +40,39 @@ func NewValues(n uint64, width int) (*Values, error) {
 		return nil, fmt.Errorf("builder: %d slots of %d bytes do not fit in memory", n, width)
 	}
 	v := &Values{width: width, n: n}
-	v.data = allocBytes(n*uint64(width), v)
+	v.data, v.free = allocBytes(n*uint64(width), v)
 	v.Fill(v.Unset())
 	return v, nil
+}
+
+// Widen adds a byte to every value, keeping every value and marker (Unset and Hole move
+// to the new width's codes). The old array is released once copied, so for a moment both
+// are held. It must not run concurrently with any other use of v.
+func (v *Values) Widen() error {
+	if v.width >= 4 {
+		return fmt.Errorf("builder: values of %d bytes cannot be widened", v.width)
+	}
+	if v.n > math.MaxInt/uint64(v.width+1) {
+		return fmt.Errorf("builder: %d slots of %d bytes do not fit in memory", v.n, v.width+1)
+	}
+	old := *v
+	v.width++
+	v.data, v.free = allocBytes(v.n*uint64(v.width), v)
+	unset, hole := old.Unset(), old.Hole()
+	for i := range v.n {
+		switch x := old.Get(i); x {
+		case unset:
+			v.Set(i, v.Unset())
+		case hole:
+			v.Set(i, v.Hole())
+		default:
+			v.Set(i, x)
+		}
+	}
+	if old.free != nil {
+		old.free()
+	}
+	return nil
 }
 
 // Fill sets every slot to x, by doubling copies of one encoded slot.
@@ -104,11 +135,12 @@ func (v *Values) Set(i, x uint64) {
 	}
 }
 
-// MemoryEstimate is the peak memory a BFS over sp needs, in bytes: the values, the
-// visited bitset, two frontier bitsets and the frontier lists (at most one bitset's worth
-// before the frontier switches to a bitset).
+// MemoryEstimate is the peak memory a BFS over sp needs, in bytes: the values (at the
+// width the search starts with, see StartWidth), the visited bitset, two frontier bitsets
+// and the frontier lists (at most one bitset's worth before the frontier switches to a
+// bitset).
 func MemoryEstimate(sp Space) (uint64, error) {
-	w, err := WidthFor(sp.DepthBound())
+	w, err := StartWidth(sp)
 	if err != nil {
 		return 0, err
 	}

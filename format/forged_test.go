@@ -60,7 +60,7 @@ func TestForgedBlocks(t *testing.T) {
 		msg    string
 		verify bool // only Verify notices
 	}{
-		{"too long", 1, zstdFrame(t, append(bytes.Clone(good), 0)), "decompressing", false},
+		{"too long", 1, zstdFrame(t, append(bytes.Clone(good), 0)), "decoded 41 bytes, want 40", false}, // into the decoding slack
 		{"too short", 1, zstdFrame(t, good[:39]), "decoded 39 bytes, want 40", false},
 		{"empty frame", 1, zstdFrame(t, nil), "decoded 0 bytes, want 40", false},
 		{"stream too long", 1, zstdStream(t, make([]byte, 300)), "decompressing", false},

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -274,5 +276,58 @@ func TestLayoutSizes(t *testing.T) {
 	}
 	if n := len(blockHandle{}.append(nil)); n != indexEntrySize {
 		t.Errorf("index entry is %d bytes, want %d", n, indexEntrySize)
+	}
+}
+
+// TestPackedBlock: a block's packed bytes are the file's codes packed LSB first, checked
+// like any read (a flipped byte in the block fails its checksum).
+func TestPackedBlock(t *testing.T) {
+	t.Parallel()
+	for _, bits := range []int{1, 2, 4, 5, 8, 13} {
+		const slots, spb = 10_000, 1_000 // the last block full; spb·bits whole bytes or not
+		for _, n := range []uint64{slots, slots - 3} {
+			path, _ := writeTest(t, 7, n, bits, spb)
+			r, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf []byte
+			for b := range r.Blocks() {
+				got, err := r.PackedBlock(b, buf)
+				if err != nil {
+					t.Fatal(err)
+				}
+				buf = got
+				per := uint64(r.SlotsPerBlock())
+				lo := uint64(b) * per
+				codes := make([]uint32, min(per, n-lo))
+				testSource(7, bits)(codes, lo)
+				if want := pack(nil, codes, bits); !bytes.Equal(got, want) {
+					t.Fatalf("%d bits, %d slots, block %d: packed bytes differ", bits, n, b)
+				}
+			}
+			if _, err := r.PackedBlock(r.Blocks(), nil); err == nil {
+				t.Fatal("a block past the end must be an error")
+			}
+			r.Close()
+		}
+	}
+	path, _ := writeTest(t, 7, 10_000, 4, 1000)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw[headerSizeV2+5] ^= 1 // inside block 0
+	bad := filepath.Join(t.TempDir(), "bad.tsm")
+	if err := os.WriteFile(bad, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.PackedBlock(0, nil); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("damaged block: %v, want ErrCorrupt", err)
 	}
 }

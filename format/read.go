@@ -251,6 +251,27 @@ func (r *Reader) Codes(dst []uint32, start uint64) error {
 	return nil
 }
 
+// PackedBlock returns the codes of block b as the file packs them: slots
+// [b·SlotsPerBlock(), …) at Meta().CodeBits bits each, LSB first, the unused
+// high bits of the last byte zero — read, checked against the block's
+// checksum, decompressed and its padding bits checked, into buf when it is
+// large enough (the block cache is bypassed). A table loaded whole into memory in the file's own
+// layout (a pattern database) copies these bytes instead of unpacking and
+// repacking every code.
+func (r *Reader) PackedBlock(b int, buf []byte) ([]byte, error) {
+	if b < 0 || b >= len(r.index) {
+		return nil, fmt.Errorf("format: %sblock %d out of range [0, %d)", r.name, b, len(r.index))
+	}
+	data, err := r.readBlock(b, buf)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.checkPadding(b, data); err != nil {
+		return nil, err
+	}
+	return data[:packedBytes(r.blockSlots(b), r.bits)], nil
+}
+
 // blockSlots is the number of slots in a block.
 func (r *Reader) blockSlots(block int) uint64 {
 	return min(r.spb, r.slots-uint64(block)*r.spb)
@@ -282,11 +303,12 @@ func (r *Reader) readBlock(block int, buf []byte) ([]byte, error) {
 		return nil, fmt.Errorf("format: zstd decoder: %w", err)
 	}
 	size := int(packedBytes(r.blockSlots(block), r.bits))
-	if cap(buf) < size+blockPad {
-		buf = make([]byte, size+blockPad)
+	room := size + max(blockPad, decodeSlack)
+	if cap(buf) < room {
+		buf = make([]byte, room)
 	}
 	buf = buf[:size+blockPad]
-	out, err := dec.DecodeAll(comp, buf[:0:size])
+	out, err := dec.DecodeAll(comp, buf[:0:room])
 	if err != nil {
 		return nil, r.blockErr(block, corruptf("decompressing: %v", err))
 	}
@@ -296,7 +318,7 @@ func (r *Reader) readBlock(block int, buf []byte) ([]byte, error) {
 	if &out[0] != &buf[0] { // cannot happen with the cap limit; be sure
 		copy(buf, out)
 	}
-	clear(buf[size:])
+	clear(buf[size:room])
 	return buf, nil
 }
 

@@ -89,7 +89,12 @@ func (r *Reader) countBlock(block int, data []byte, codes []uint32, c *counter) 
 		unpack(chunk, data, first, r.bits)
 		c.add(chunk)
 	}
-	totalBits := slots * uint64(r.bits)
+	return r.checkPadding(block, data)
+}
+
+// checkPadding checks that the bits of a decoded block after its last code are zero.
+func (r *Reader) checkPadding(block int, data []byte) error {
+	totalBits := r.blockSlots(block) * uint64(r.bits)
 	if used := totalBits % 8; used != 0 {
 		if last := data[totalBits/8]; last>>used != 0 {
 			return r.blockErr(block, corruptf("nonzero padding bits after the last code (last byte 0x%02x)", last))

@@ -44,6 +44,13 @@ func (h *LexHalf) Rank(p []uint8) uint64 {
 	return r >> 1
 }
 
+// RankParity returns Rank(p) and the parity of p (0 even, 1 odd), which the rank
+// computes anyway (the sum of the Lehmer digits).
+func (h *LexHalf) RankParity(p []uint8) (slot uint64, parity int) {
+	r, digits := lexRank(p[:h.n])
+	return r >> 1, int(digits & 1)
+}
+
 // Unrank fills p (len n) with the even permutation at slot; it returns false when
 // slot >= n!/2. Use UnrankPair when the reachable class is not the even one.
 func (h *LexHalf) Unrank(slot uint64, p []uint8) bool {

@@ -130,6 +130,9 @@ func TestLexHalf(t *testing.T) {
 				t.Fatalf("n=%d: Rank(%v) = %d, want %d", n, p, got, slot)
 			}
 			par := Parity(p)
+			if got, gotPar := s.RankParity(p); got != slot || gotPar != par {
+				t.Fatalf("n=%d: RankParity(%v) = %d, %d, want %d, %d", n, p, got, gotPar, slot, par)
+			}
 			if par == 0 {
 				evens[slot]++
 				if !s.Unrank(slot, q) || !slices.Equal(p, q) {
@@ -278,6 +281,38 @@ func TestRandomLarge(t *testing.T) {
 			// The extremes: identity at 0, reversal at Size-1 (lex, lex-half).
 			if !s.Unrank(s.Size()-1, q) || s.Rank(q) != s.Size()-1 || s.Unrank(s.Size(), q) {
 				t.Fatalf("%s n=%d: bad round trip at the last slot", s.Name(), n)
+			}
+		}
+	}
+}
+
+// TestLexSeq: LexSeq unranks as Lex does, for ranks in increasing order (every rank up
+// to the exhaustive size), in runs and at random.
+func TestLexSeq(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(11, 12))
+	for n := 1; n <= 20; n++ {
+		s := NewLexSeq(n)
+		want, got := make([]uint8, n), make([]uint8, n)
+		check := func(r uint64) {
+			wantSum := lexUnrank(r, want)
+			if sum := s.Unrank(r, got); sum != wantSum || !slices.Equal(got, want) {
+				t.Fatalf("n=%d: Unrank(%d) = %v, %d; want %v, %d", n, r, got, sum, want, wantSum)
+			}
+		}
+		size := Factorial(n)
+		if n <= maxExhaustive() {
+			for r := range size {
+				check(r)
+			}
+		}
+		for range 2000 {
+			r := rng.Uint64N(size)
+			check(r)
+			for i := range uint64(40) { // a run of close ranks, as a frontier gives
+				if r+3*i < size {
+					check(r + 3*i)
+				}
 			}
 		}
 	}

@@ -20,6 +20,12 @@ type Domain interface {
 	StateOf(slot uint64) (state string, ok bool)
 }
 
+// SlotSpeller is implemented by a domain that reads a state once for both its slot and
+// its canonical spelling (Slot and Normalize in one parse); Table.Lookup uses it.
+type SlotSpeller interface {
+	SlotSpelling(state string) (slot uint64, ok bool, canon string, err error)
+}
+
 // PuzzleDomain is a puzzle's domain: the moves, to walk shortest paths and check values.
 type PuzzleDomain interface {
 	Domain

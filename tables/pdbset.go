@@ -167,13 +167,154 @@ func loadPDBTable(dir string, m *PDBManifest, gi int, g *slide.PDBGroup, opt PDB
 	n = meta.Slots
 	t.data = make([]byte, (n+per-1)/per)
 
+	counts := make([][]uint64, opt.Workers)
+	var loadErr error
+	if meta.CodeBits <= int(bitsPer) && fileExcess == t.excess && maxCode <= int(t.mask) &&
+		uint64(r.SlotsPerBlock())*uint64(bitsPer)%8 == 0 && !forceRepack {
+		loadErr = copyPacked(r, meta.Slots, t.data, uint(meta.CodeBits), bitsPer, counts)
+	} else {
+		loadErr = repack(r, &t, g, path, fileExcess, maxCode, counts)
+	}
+	if loadErr != nil {
+		return fail(loadErr)
+	}
+	for c, want := range meta.CodeCounts {
+		var got uint64
+		for _, cnt := range counts {
+			if c < len(cnt) {
+				got += cnt[c]
+			}
+		}
+		if got != want {
+			return bad("code %d occurs %d times, the metadata says %d", c, got, want)
+		}
+	}
+	for _, cnt := range counts {
+		for c := len(meta.CodeCounts); c < len(cnt); c++ {
+			if cnt[c] != 0 {
+				return bad("code %d above the largest counted %d", c, maxCode)
+			}
+		}
+	}
+	// A forged group with a non-zero value at the goal would make the heuristic
+	// inadmissible (IDA* would never finish even on the goal): refuse it here.
+	if ge := g.GoalEntry(); t.data[ge>>t.shift]>>((ge&(per-1))*uint64(bitsPer))&t.mask != 0 {
+		return bad("the goal placement holds a non-zero value: the heuristic would be inadmissible")
+	}
+	return t, nil
+}
+
+// forceRepack turns off copyPacked, and packedCopies counts its calls, for the tests that
+// compare it with repack.
+var (
+	forceRepack  bool
+	packedCopies atomic.Int64
+)
+
+// copyPacked fills data, a table of bits-bit codes packed LSB first (bits dividing 8), from
+// the file's blocks (PackedBlock: checksums checked) on several goroutines, and counts the
+// codes of each goroutine's blocks into counts[w] (1<<bits counters). The file's codes
+// are fileBits ≤ bits wide and each block starts on a byte of data: when the widths are
+// equal, the file already has data's layout and its blocks are copied as they are;
+// otherwise (3-bit files in 4-bit tables) each code is widened on the way.
+func copyPacked(r *format.Reader, n uint64, data []byte, fileBits, bits uint, counts [][]uint64) error {
+	packedCopies.Add(1)
+	spb := uint64(r.SlotsPerBlock())
+	perBlock := spb * uint64(bits) / 8 // whole bytes, checked by the caller
+	var next atomic.Int64
+	var eg errgroup.Group
+	for w := range counts {
+		cnt := make([]uint64, 1<<bits)
+		counts[w] = cnt
+		eg.Go(func() error {
+			var buf []byte
+			var hist [4][256]uint64
+			for {
+				b := int(next.Add(1) - 1)
+				if b >= r.Blocks() {
+					break
+				}
+				packed, err := r.PackedBlock(b, buf)
+				if err != nil {
+					return err
+				}
+				buf = packed
+				slots := min(spb, n-uint64(b)*spb)
+				out := data[uint64(b)*perBlock:]
+				if fileBits != bits {
+					widen(out, packed, slots, fileBits, bits, cnt)
+					continue
+				}
+				copy(out, packed)
+				// Codes in whole bytes by a byte histogram (four, for independent
+				// increments); those of a last partial byte one by one.
+				whole := slots * uint64(bits) / 8
+				i := uint64(0)
+				for ; i+4 <= whole; i += 4 {
+					hist[0][packed[i]]++
+					hist[1][packed[i+1]]++
+					hist[2][packed[i+2]]++
+					hist[3][packed[i+3]]++
+				}
+				for ; i < whole; i++ {
+					hist[0][packed[i]]++
+				}
+				mask := byte(1)<<bits - 1
+				for k := range slots - whole*8/uint64(bits) {
+					cnt[packed[whole]>>(k*uint64(bits))&mask]++
+				}
+			}
+			mask := uint64(1)<<bits - 1
+			for v := range 256 {
+				h := hist[0][v] + hist[1][v] + hist[2][v] + hist[3][v]
+				if h == 0 {
+					continue
+				}
+				for sh := uint(0); sh < 8; sh += bits {
+					cnt[uint64(v)>>sh&mask] += h
+				}
+			}
+			return nil
+		})
+	}
+	return eg.Wait()
+}
+
+// widen writes slots codes of fileBits bits from packed into out (zeroed) at width bits
+// each (1, 2, 4 or 8), counting them in cnt.
+func widen(out, packed []byte, slots uint64, fileBits, width uint, cnt []uint64) {
+	fmask := uint64(1)<<fileBits - 1
+	perShift := 3 - uint(bits.TrailingZeros(width)) // log2 of the codes per byte of out
+	var acc uint64
+	var n uint
+	j := 0
+	for i := range slots {
+		for n < fileBits {
+			acc |= uint64(packed[j]) << n
+			j++
+			n += 8
+		}
+		c := acc & fmask
+		acc >>= fileBits
+		n -= fileBits
+		cnt[c]++
+		out[i>>perShift] |= byte(c) << ((i & (1<<perShift - 1)) * uint64(width))
+	}
+}
+
+// repack fills t.data code by code from the file's codes (converting between values and
+// excesses, or capping, as t asks), on several goroutines, and counts the file's codes of
+// each goroutine's chunks into counts[w].
+func repack(r *format.Reader, t *pdbTable, g *slide.PDBGroup, path string, fileExcess bool, maxCode int, counts [][]uint64) error {
+	bitsPer := uint(8) >> t.shift
+	per := uint64(1) << t.shift
+	n := r.Meta().Slots
 	// Decode on several goroutines in chunks of whole bytes (and of many blocks, so that
 	// Codes reuses its buffer), recounting the codes.
 	const chunk = 1 << 20
 	var next atomic.Uint64
-	counts := make([][]uint64, opt.Workers)
 	eg, ctx := errgroup.WithContext(context.Background())
-	for w := range opt.Workers {
+	for w := range counts {
 		eg.Go(func() error {
 			codes := make([]uint32, chunk)
 			cnt := make([]uint64, maxCode+1)
@@ -215,24 +356,7 @@ func loadPDBTable(dir string, m *PDBManifest, gi int, g *slide.PDBGroup, opt PDB
 			return nil
 		})
 	}
-	if err := eg.Wait(); err != nil {
-		return fail(err)
-	}
-	for c, want := range meta.CodeCounts {
-		var got uint64
-		for _, cnt := range counts {
-			got += cnt[c]
-		}
-		if got != want {
-			return bad("code %d occurs %d times, the metadata says %d", c, got, want)
-		}
-	}
-	// A forged group with a non-zero value at the goal would make the heuristic
-	// inadmissible (IDA* would never finish even on the goal): refuse it here.
-	if ge := g.GoalEntry(); t.data[ge>>t.shift]>>((ge&(per-1))*uint64(bitsPer))&t.mask != 0 {
-		return bad("the goal placement holds a non-zero value: the heuristic would be inadmissible")
-	}
-	return t, nil
+	return eg.Wait()
 }
 
 // Rows returns the board's rows.

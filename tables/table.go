@@ -144,6 +144,13 @@ func (t *Table) Reader() *format.Reader { return t.r }
 
 // Lookup answers one state given in the game's notation.
 func (t *Table) Lookup(state string) (Answer, error) {
+	if sp, ok := t.dom.(SlotSpeller); ok {
+		slot, ok, norm, err := sp.SlotSpelling(state)
+		if err != nil {
+			return Answer{}, fmt.Errorf("%w: %w", ErrBadState, err)
+		}
+		return t.answerSlot(slot, ok, norm)
+	}
 	norm, err := t.dom.Normalize(state)
 	if err != nil {
 		return Answer{}, fmt.Errorf("%w: %w", ErrBadState, err)
@@ -158,6 +165,12 @@ func (t *Table) lookupNormalized(norm string) (Answer, error) {
 	if err != nil {
 		return Answer{}, fmt.Errorf("%w: %w", ErrBadState, err)
 	}
+	return t.answerSlot(slot, ok, norm)
+}
+
+// answerSlot answers the state norm (canonical spelling) at slot; ok is false for a
+// valid state without a slot.
+func (t *Table) answerSlot(slot uint64, ok bool, norm string) (Answer, error) {
 	if !ok {
 		return Answer{State: norm, Outcome: values.Unreachable}, nil // the scheme only has slots for the reachable class
 	}

@@ -5,7 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
+	"strconv"
 	"strings"
 
 	"github.com/tablesmith/tablesmith/serve"
@@ -58,45 +58,47 @@ func runQuery(e *env, args []string) error {
 	return nil
 }
 
-// writeQueryLine prints one answer: a JSON object, or a line of text.
-func writeQueryLine(out io.Writer, asJSON bool, line serve.Result) {
+// writeQueryLine prints one answer: a JSON object, or a line of text (appended to the
+// writer's free buffer: no formatting machinery or allocation per line).
+func writeQueryLine(out *bufio.Writer, asJSON bool, line serve.Result) {
 	if asJSON {
 		b, _ := json.Marshal(line)
 		out.Write(append(b, '\n'))
 		return
 	}
+	b := append(out.AvailableBuffer(), line.State...)
 	switch {
 	case line.Error != "":
-		fmt.Fprintf(out, "%s: error: %s\n", line.State, line.Error)
+		b = append(append(b, ": error: "...), line.Error...)
 	case line.Bound != nil:
-		fmt.Fprintf(out, "%s: at least %d moves (pattern-database bound)\n", line.State, *line.Bound)
+		b = strconv.AppendInt(append(b, ": at least "...), int64(*line.Bound), 10)
+		b = append(b, " moves (pattern-database bound)"...)
 	case line.Value != "":
-		fmt.Fprintf(out, "%s: %s", line.State, line.Value)
+		b = append(append(b, ": "...), line.Value...)
 		if line.Remoteness != nil {
-			fmt.Fprintf(out, " in %d plies", *line.Remoteness)
+			b = append(strconv.AppendInt(append(b, " in "...), int64(*line.Remoteness), 10), " plies"...)
 		}
 		for i, m := range line.Moves {
 			sep := "; moves "
 			if i > 0 {
 				sep = ", "
 			}
-			fmt.Fprintf(out, "%s%s (%s", sep, m.Move, m.Value)
+			b = append(append(append(append(b, sep...), m.Move...), " ("...), m.Value...)
 			if m.Remoteness != nil {
-				fmt.Fprintf(out, " %d", *m.Remoteness)
+				b = strconv.AppendInt(append(b, ' '), int64(*m.Remoteness), 10)
 			}
-			fmt.Fprint(out, ")")
+			b = append(b, ')')
 		}
 		if line.Path != nil {
-			fmt.Fprintf(out, "; line %s", strings.Join(line.Path, " "))
+			b = append(append(b, "; line "...), strings.Join(line.Path, " ")...)
 		}
-		fmt.Fprintln(out)
 	case line.Remoteness == nil:
-		fmt.Fprintf(out, "%s: unreachable (cannot reach the goal)\n", line.State)
+		b = append(b, ": unreachable (cannot reach the goal)"...)
 	default:
-		fmt.Fprintf(out, "%s: remoteness %d", line.State, *line.Remoteness)
+		b = strconv.AppendInt(append(b, ": remoteness "...), int64(*line.Remoteness), 10)
 		if line.Path != nil {
-			fmt.Fprintf(out, "; path %s", strings.Join(line.Path, " -> "))
+			b = append(append(b, "; path "...), strings.Join(line.Path, " -> ")...)
 		}
-		fmt.Fprintln(out)
 	}
+	out.Write(append(b, '\n'))
 }

@@ -1,5 +1,7 @@
 package hanoi
 
+import "github.com/tablesmith/tablesmith/internal/cacheline"
+
 // NewExpander returns an expander for one builder worker (it owns scratch buffers and
 // must not be called concurrently). It appends to dst the slots adjacent to every slot in
 // src and returns dst. For classes and seed these are the classes one legal move away
@@ -13,7 +15,10 @@ package hanoi
 // disks), and a move whose source and target pegs both hold a larger disk leaves the
 // labelling alone and costs O(1).
 func (s *Space) NewExpander() func(dst, src []uint64) []uint64 {
-	e := &expander{s: s, lim: uint8(s.k - 1)}
+	// The scratch space is written for every state: on cache lines of its own, so that
+	// two workers' expanders never share one (internal/cacheline).
+	e := cacheline.New[expander]()
+	e.s, e.lim = s, uint8(s.k-1)
 	// Start from slot 0: every digit 0, all prefixes 0. For classes and seed that is
 	// every disk on the goal peg (code 0), for plain every disk on peg 0.
 	for i := range s.n - 1 {

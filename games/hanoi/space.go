@@ -51,6 +51,7 @@ type Space struct {
 	states uint64 // reachable states (every state reaches the goal): classes or k^n
 	goal   uint64 // the goal's slot
 	bound  uint64 // DepthBound
+	hint   uint64 // DepthHint
 
 	// w[i*stride+u] is the weight of disk i+1 (0-based position i, i.e. i smaller
 	// disks below it in significance) when u non-goal pegs are in use above it: the
@@ -81,7 +82,7 @@ func NewSpace(p Params) (*Space, error) {
 	if err := checkSize(p.Pegs, p.Disks); err != nil {
 		return nil, err
 	}
-	s := &Space{p: p, k: p.Pegs, n: p.Disks, scheme: sc, bound: depthBound(p.Pegs, p.Disks)}
+	s := &Space{p: p, k: p.Pegs, n: p.Disks, scheme: sc, bound: depthBound(p.Pegs, p.Disks), hint: depthHint(p.Pegs, p.Disks)}
 	k, n := uint64(s.k), s.n
 	if sc == classes {
 		count := make([]uint64, (n+1)*stride)
@@ -163,6 +164,11 @@ func (s *Space) Goals() []uint64 { return []uint64{s.goal} }
 // 697), so the values of a build fit fewer bytes.
 func (s *Space) DepthBound() uint64 { return s.bound }
 
+// DepthHint is the largest remoteness a build expects (the builder sizes its values for
+// it and widens them if a level goes deeper): see depthHint. With 4 pegs and 16 disks it
+// is 181 where the bound is 697, so the values take one byte per class instead of two.
+func (s *Space) DepthHint() uint64 { return min(s.hint, s.bound) }
+
 // ExpectedStates is the number of slots a search reaches: every state reaches the goal,
 // so it is the class count for the classes and seed schemes and k^n for plain.
 func (s *Space) ExpectedStates() uint64 { return s.states }
@@ -196,11 +202,22 @@ func (s *Space) IsHole(slot uint64) bool {
 // Slot parses state (in the user's own labels), canonicalises it (classes and seed) and
 // returns its slot. ok is true for every valid state: each has a slot in every scheme.
 func (s *Space) Slot(state string) (slot uint64, ok bool, err error) {
+	slot, ok, _, err = s.SlotSpelling(state)
+	return slot, ok, err
+}
+
+// SlotSpelling is Slot and Normalize with one parse. A state already spelt canonically
+// (its peg digits alone) is returned as it is.
+func (s *Space) SlotSpelling(state string) (slot uint64, ok bool, canon string, err error) {
 	st, err := Parse(state, s.k, s.n)
 	if err != nil {
-		return 0, false, err
+		return 0, false, "", err
 	}
-	return s.Rank(st), true, nil
+	canon = state
+	if len(state) != s.n || strings.ContainsFunc(state, func(r rune) bool { return r < '0' || r > '9' }) {
+		canon = Format(st)
+	}
+	return s.Rank(st), true, canon, nil
 }
 
 // Neighbors returns the states one legal move away from state, in the user's own labels

@@ -123,7 +123,8 @@ func (s *Space) SlotOfState(b Board) (uint64, bool, error) {
 	if err := s.geo.Check(b); err != nil {
 		return 0, false, err
 	}
-	slot, ok := s.SlotOf(b, make([]uint8, s.n))
+	var pos [MaxCells]uint8
+	slot, ok := s.SlotOf(b, pos[:s.n])
 	return slot, ok, nil
 }
 

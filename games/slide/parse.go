@@ -40,6 +40,25 @@ func (g *Geometry) Parse(s string) ([]uint8, error) {
 	return board, nil
 }
 
+// parseCompact reads the plain compact form (exactly Cells() digits, nothing else) of a
+// board of at most 10 cells into board, without allocating; ok is false for any other
+// input, valid or not, which Parse then reads (and words the errors of).
+func (g *Geometry) parseCompact(s string, board []uint8) bool {
+	if g.cells > maxCompactCells || len(s) != g.cells || len(board) < g.cells {
+		return false
+	}
+	var seen uint32
+	for i := range g.cells {
+		t := s[i] - '0'
+		if t >= uint8(g.cells) || seen&(1<<t) != 0 {
+			return false
+		}
+		seen |= 1 << t
+		board[i] = t
+	}
+	return true
+}
+
 // token is one number of the input: its text, byte offset and row.
 type token struct {
 	text string

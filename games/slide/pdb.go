@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tablesmith/tablesmith/index"
+	"github.com/tablesmith/tablesmith/internal/cacheline"
 )
 
 // PDBSpace is the abstract space of one pattern-database group: the placements of the
@@ -132,7 +133,8 @@ type occEntry struct {
 // region (free cells reached without moving a group tile), unit the moves of group
 // tiles into the blank.
 func (s *PDBSpace) NewExpanders() (zero, unit func(dst, src []uint64) []uint64) {
-	x := &pdbExpander{s: s, last: ^uint64(0)}
+	x := cacheline.New[pdbExpander]() // apart from the other workers' expanders
+	x.s, x.last = s, ^uint64(0)
 	for i := range x.cache {
 		x.cache[i].entry = ^uint64(0)
 	}

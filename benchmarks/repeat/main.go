@@ -1,0 +1,147 @@
+//go:build unix
+
+// Command repeat runs a command N times and reports the minimum, median and maximum of
+// its wall time, user and system CPU time and peak resident memory (the kernel's
+// maximum resident set of the child, as /usr/bin/time -v reports it), together with the
+// load average before the first run and after the last: on a shared machine one wall
+// time says little, the spread of several does.
+//
+//	go run ./benchmarks/repeat [-n 5] [-label NAME] [-json] -- COMMAND [ARG ...]
+//
+// The standard output of the last run is printed before the report; the other runs'
+// output is discarded (a run's stderr is shown when it fails, which stops the series with
+// exit status 1).
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// run is one measured run.
+type run struct {
+	Wall, User, Sys float64 // seconds
+	MaxRSS          int64   // bytes
+}
+
+// stat is min, median, max of one measure.
+type stat struct{ Min, Median, Max float64 }
+
+func summarize(xs []float64) stat {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	mid := s[len(s)/2]
+	if len(s)%2 == 0 {
+		mid = (s[len(s)/2-1] + mid) / 2
+	}
+	return stat{s[0], mid, s[len(s)-1]}
+}
+
+func main() {
+	n := flag.Int("n", 5, "number of runs")
+	label := flag.String("label", "", "name of the series in the report (default: the command)")
+	asJSON := flag.Bool("json", false, "print the report as JSON")
+	flag.Parse()
+	args := flag.Args()
+	if len(args) == 0 || *n < 1 {
+		fmt.Fprintln(os.Stderr, "usage: repeat [-n N] [-label NAME] [-json] -- COMMAND [ARG ...]")
+		os.Exit(2)
+	}
+	if *label == "" {
+		*label = strings.Join(args, " ")
+	}
+	loadBefore := loadavg()
+	var runs []run
+	var lastOut []byte
+	for i := range *n {
+		r, out, err := once(args)
+		lastOut = out
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "repeat: run %d: %v\n", i+1, err)
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "repeat: run %d/%d: %.2f s wall, %.2f s user, %.2f s sys, %.0f MiB peak\n",
+			i+1, *n, r.Wall, r.User, r.Sys, float64(r.MaxRSS)/(1<<20))
+		runs = append(runs, r)
+	}
+	pick := func(f func(run) float64) stat {
+		var xs []float64
+		for _, r := range runs {
+			xs = append(xs, f(r))
+		}
+		return summarize(xs)
+	}
+	rep := struct {
+		Label      string
+		Date       string
+		Runs       int
+		LoadBefore string
+		LoadAfter  string
+		Wall       stat
+		User       stat
+		Sys        stat
+		PeakMiB    stat
+		Spread     float64 // max/min wall
+	}{
+		Label: *label, Date: time.Now().Format(time.RFC3339), Runs: len(runs),
+		LoadBefore: loadBefore, LoadAfter: loadavg(),
+		Wall:    pick(func(r run) float64 { return r.Wall }),
+		User:    pick(func(r run) float64 { return r.User }),
+		Sys:     pick(func(r run) float64 { return r.Sys }),
+		PeakMiB: pick(func(r run) float64 { return float64(r.MaxRSS) / (1 << 20) }),
+	}
+	rep.Spread = rep.Wall.Max / rep.Wall.Min
+	os.Stdout.Write(lastOut)
+	if *asJSON {
+		b, _ := json.Marshal(rep)
+		fmt.Println(string(b))
+		return
+	}
+	fmt.Printf("%s (%s, %d runs, load %s -> %s)\n", rep.Label, rep.Date, rep.Runs, rep.LoadBefore, rep.LoadAfter)
+	line := func(name, unit string, s stat) {
+		fmt.Printf("  %-5s min %8.2f  median %8.2f  max %8.2f %s\n", name, s.Min, s.Median, s.Max, unit)
+	}
+	line("wall", "s", rep.Wall)
+	line("user", "s", rep.User)
+	line("sys", "s", rep.Sys)
+	line("peak", "MiB", rep.PeakMiB)
+	fmt.Printf("  wall max/min %.2f\n", rep.Spread)
+}
+
+// once runs the command and measures it; it returns the command's standard output too.
+func once(args []string) (run, []byte, error) {
+	cmd := exec.Command(args[0], args[1:]...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start).Seconds()
+	if err != nil {
+		return run{}, nil, fmt.Errorf("%v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	r := run{Wall: wall, User: cmd.ProcessState.UserTime().Seconds(), Sys: cmd.ProcessState.SystemTime().Seconds()}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.MaxRSS = ru.Maxrss * 1024 // Linux reports kilobytes
+	}
+	return r, stdout.Bytes(), nil
+}
+
+// loadavg returns the 1-minute load average, or "?" where /proc is missing.
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	if f := strings.Fields(string(b)); len(f) > 0 {
+		return f[0]
+	}
+	return "?"
+}

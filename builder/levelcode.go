@@ -1,0 +1,355 @@
+package builder
+
+import (
+	"encoding/binary"
+	"errors"
+	"math/bits"
+	"slices"
+)
+
+// The encodings of one level's slots in a level-log record (see levellog.go). A level is
+// a set of count slots out of u; the encoder picks the smallest of three forms:
+//
+//   - packed (kind 0, param b = packedBits(u)): the slots in any order, b bits each,
+//     bit-packed LSB first. No sort, so it is the form for levels too sparse for the
+//     others to save much (3-peg Hanoi: thousands of slots out of 10^9 per level).
+//   - bitset (kind 1, param 0): ⌈u/64⌉ little-endian words. For levels denser than
+//     about one slot in four.
+//   - Elias–Fano (kind 2, param l, Elias 1974, Fano 1971): the slots ordered by their
+//     high part s>>l, l ≥ ⌊log2(u/count)⌋; the low parts (l bits each, packed LSB first)
+//     in that order, then the high parts in unary: the i-th slot sets bit (s>>l)+i of a
+//     bitstream of ((u-1)>>l)+count bits. About log2(u/count)+2 bits per slot however
+//     the slots are spaced: 3×4's dense levels take ~5 bits a slot, 4-peg Hanoi's ~9,
+//     where a bitset would take u bits a level and a list 64 bits a slot. Slots sharing
+//     a high part may come in any order, so a radix sort over the high part suffices,
+//     and its last pass writes the code directly.
+//
+// Every form's payload size follows from (kind, param, count, u), which the replay checks
+// before it reads a record.
+
+const (
+	recordPacked = 0
+	recordBitset = 1
+	recordEF     = 2
+)
+
+// packedBits is the width of a slot in the packed form.
+func packedBits(u uint64) uint { return uint(max(bits.Len64(u-1), 1)) }
+
+// efLowBits is the least number of low bits of the Elias–Fano form of count slots out
+// of u (the form is smallest there).
+func efLowBits(count, u uint64) uint {
+	if count == 0 || u/count < 2 {
+		return 0
+	}
+	return uint(bits.Len64(u/count) - 1)
+}
+
+// efSizes are the byte sizes of the low parts and the unary high parts.
+func efSizes(count, u uint64, l uint) (lows, highs uint64) {
+	return (count*uint64(l) + 7) / 8, (((u - 1) >> l) + count + 7) / 8
+}
+
+// payloadSize is the payload of a record of the given form, or ok = false for a form
+// that does not exist.
+func payloadSize(kind byte, param uint, count, u uint64) (uint64, bool) {
+	switch {
+	case count > u:
+		return 0, false
+	case kind == recordPacked && param == packedBits(u):
+		return (count*uint64(param) + 7) / 8, true
+	case kind == recordBitset && param == 0:
+		return 8 * ((u + 63) / 64), true
+	case kind == recordEF && param >= efLowBits(count, u) && param <= packedBits(u):
+		lo, hi := efSizes(count, u, param)
+		return lo + hi, true
+	}
+	return 0, false
+}
+
+const (
+	// efWorthSorting is how much smaller than the packed form an Elias–Fano record must
+	// be for a list level to be sorted for it (in fifths): sorting costs a few ns a slot,
+	// in the background, and is not worth it for a saving of a third.
+	efWorthSorting = 3
+	// radixDigit is the widest digit of the radix sort (4096 buckets), and a list level
+	// is sorted in at most two passes: a level with a wider high part takes more low bits.
+	radixDigit = 12
+	// sortSmall is the list level size below which a comparison sort is used.
+	sortSmall = 1 << 10
+)
+
+// levelEncoder turns levels into record payloads. Its buffers (outside the Go heap) are
+// reused from level to level, and grow with them.
+type levelEncoder struct {
+	out    []byte  // the payload, in outBuf
+	outBuf *bigBuf // the payload
+	tmpBuf *bigBuf // the radix sort's intermediate order; a list level's bitset
+}
+
+// release frees the buffers.
+func (e *levelEncoder) release() {
+	e.outBuf.release()
+	e.tmpBuf.release()
+	*e = levelEncoder{}
+}
+
+// setOut makes e.out n bytes long (contents undefined).
+func (e *levelEncoder) setOut(n uint64) { e.out = grow(&e.outBuf, n) }
+
+// encode returns the kind, param and payload (valid until the next call) of lv's slots out
+// of u. A level given as lists is sorted only for the Elias–Fano form.
+func (e *levelEncoder) encode(lv Level, u uint64) (kind byte, param uint, payload []byte) {
+	c := lv.Count
+	words := (u + 63) / 64
+	bitsetSize := 8 * words
+	l := efLowBits(c, u)
+	efLo, efHi := efSizes(c, u, l)
+	ef := efLo + efHi
+	if lv.Words != nil {
+		if bitsetSize <= ef {
+			return recordBitset, 0, e.wordBytes(lv.Words)
+		}
+		w := e.newEF(c, u, l)
+		var i uint64
+		for wi, x := range lv.Words {
+			for ; x != 0; x &= x - 1 {
+				w.put(i, uint64(wi)<<6|uint64(bits.TrailingZeros64(x)))
+				i++
+			}
+		}
+		return recordEF, l, e.out
+	}
+	b := packedBits(u)
+	packed := (c*uint64(b) + 7) / 8
+	switch {
+	case bitsetSize <= min(packed, ef):
+		grow(&e.tmpBuf, 8*words)
+		bs := e.tmpBuf.words()[:words]
+		clear(bs)
+		for _, list := range lv.Lists {
+			for _, s := range list {
+				bs[s>>6] |= 1 << (s & 63)
+			}
+		}
+		return recordBitset, 0, e.wordBytes(bs)
+	case u <= 1<<32 && ef*5 <= packed*efWorthSorting:
+		l = max(l, b-min(b, 2*radixDigit))
+		e.efFromLists(lv.Lists, c, u, l)
+		return recordEF, l, e.out
+	}
+	e.setOut(packed)
+	e.out = e.out[:0]
+	var acc uint64
+	var n uint
+	for _, list := range lv.Lists {
+		for _, s := range list {
+			acc |= s << n
+			n += b
+			if n >= 64 {
+				e.out = binary.LittleEndian.AppendUint64(e.out, acc)
+				n -= 64
+				acc = 0
+				if n > 0 {
+					acc = s >> (b - n)
+				}
+			}
+		}
+	}
+	for ; n > 0; n -= min(n, 8) {
+		e.out = append(e.out, byte(acc))
+		acc >>= 8
+	}
+	return recordPacked, b, e.out
+}
+
+// wordBytes is the bitset as little-endian bytes.
+func (e *levelEncoder) wordBytes(words []uint64) []byte {
+	e.setOut(8 * uint64(len(words)))
+	for i, w := range words {
+		binary.LittleEndian.PutUint64(e.out[8*i:], w)
+	}
+	return e.out
+}
+
+// efWriter writes slots into a zeroed Elias–Fano payload by their rank.
+type efWriter struct {
+	lows, highs []byte
+	l           uint
+}
+
+// newEF makes e.out a zeroed Elias–Fano payload (plus 8 bytes of slack for put's
+// unaligned writes) and returns its writer.
+func (e *levelEncoder) newEF(c, u uint64, l uint) efWriter {
+	lo, hi := efSizes(c, u, l)
+	e.setOut(lo + hi + 8)
+	clear(e.out)
+	w := efWriter{lows: e.out[:lo+8], highs: e.out[lo : lo+hi], l: l}
+	e.out = e.out[:lo+hi]
+	return w
+}
+
+// put writes slot s as the i-th of the code (its rank in the order by high part).
+func (w *efWriter) put(i, s uint64) {
+	h := s>>w.l + i
+	w.highs[h>>3] |= 1 << (h & 7)
+	if w.l == 0 {
+		return
+	}
+	low := s & (1<<w.l - 1)
+	bit := i * uint64(w.l)
+	if w.l <= 56 {
+		p := w.lows[bit>>3:]
+		binary.LittleEndian.PutUint64(p, binary.LittleEndian.Uint64(p)|low<<(bit&7))
+		return
+	}
+	for k := range uint64(w.l) {
+		if low>>k&1 != 0 {
+			w.lows[(bit+k)>>3] |= 1 << ((bit + k) & 7)
+		}
+	}
+}
+
+// efFromLists writes the Elias–Fano code of the slots of lists (c in all, each below
+// u ≤ 2^32) with l low bits into e.out: an LSD radix sort by the high part, of which a
+// last pass puts each slot at its rank. The high part has at most 2·radixDigit bits.
+func (e *levelEncoder) efFromLists(lists [][]uint64, c, u uint64, l uint) {
+	w := e.newEF(c, u, l)
+	span := packedBits(u) - l
+	grow(&e.tmpBuf, 4*c)
+	tmp := e.tmpBuf.uint32s()[:c]
+	if span == 0 || c < sortSmall {
+		i := 0
+		for _, list := range lists {
+			for _, s := range list {
+				tmp[i] = uint32(s)
+				i++
+			}
+		}
+		slices.Sort(tmp)
+		for i, s := range tmp {
+			w.put(uint64(i), uint64(s))
+		}
+		return
+	}
+	// One or two digits of the high part: [l, l+w0) and [l+w0, l+span).
+	w0 := span
+	if span > radixDigit {
+		w0 = span / 2
+	}
+	m0, m1 := uint32(1)<<w0-1, uint32(1)<<(span-w0)-1
+	var h0, h1 [1 << radixDigit]uint64
+	for _, list := range lists {
+		for _, s := range list {
+			k := uint32(s) >> l
+			h0[k&m0]++
+			h1[k>>w0&m1]++
+		}
+	}
+	prefix := func(h []uint64) {
+		var sum uint64
+		for d, n := range h {
+			h[d] = sum
+			sum += n
+		}
+	}
+	if w0 == span {
+		prefix(h0[:m0+1])
+		for _, list := range lists {
+			for _, s := range list {
+				d := uint32(s) >> l & m0
+				w.put(h0[d], s)
+				h0[d]++
+			}
+		}
+		return
+	}
+	prefix(h0[:m0+1])
+	prefix(h1[:m1+1])
+	for _, list := range lists {
+		for _, s := range list {
+			d := uint32(s) >> l & m0
+			tmp[h0[d]] = uint32(s)
+			h0[d]++
+		}
+	}
+	sh := l + w0
+	for _, s := range tmp {
+		d := s >> sh & m1
+		w.put(h1[d], uint64(s))
+		h1[d]++
+	}
+}
+
+// errBadRecord is a record whose checksum holds but whose content does not (a forged
+// log, or a bug): out-of-range or repeated slots, or a wrong count.
+var errBadRecord = errors.New("bad record content")
+
+// decodeRecord calls set for every slot of a payload of the given form (checked by
+// payloadSize), and fails with errBadRecord on a slot out of range or a count that does
+// not match. set may fail too (a slot seen before); decoding stops at the first error.
+func decodeRecord(kind byte, param uint, count, u uint64, p []byte, set func(s uint64) error) error {
+	var seen uint64
+	emit := func(s uint64) error {
+		if s >= u {
+			return errBadRecord
+		}
+		seen++
+		return set(s)
+	}
+	switch kind {
+	case recordPacked:
+		for i := range count {
+			if err := emit(bitsAt(p, i*uint64(param), param)); err != nil {
+				return err
+			}
+		}
+	case recordBitset:
+		for wi := uint64(0); wi < uint64(len(p))/8; wi++ {
+			for x := binary.LittleEndian.Uint64(p[8*wi:]); x != 0; x &= x - 1 {
+				if err := emit(wi<<6 | uint64(bits.TrailingZeros64(x))); err != nil {
+					return err
+				}
+			}
+		}
+	case recordEF:
+		l := param
+		lo, _ := efSizes(count, u, l)
+		lows, highs := p[:lo], p[lo:]
+		var i uint64
+		for bi, by := range highs {
+			for x := uint(by); x != 0; x &= x - 1 {
+				if i == count {
+					return errBadRecord
+				}
+				h := uint64(bi)<<3 + uint64(bits.TrailingZeros(x)) - i
+				if err := emit(h<<l | bitsAt(lows, i*uint64(l), l)); err != nil {
+					return err
+				}
+				i++
+			}
+		}
+	}
+	if seen != count {
+		return errBadRecord
+	}
+	return nil
+}
+
+// bitsAt returns the n ≤ 64 bits of p from bit position bit on, LSB first (bits past the
+// end of p read as 0).
+func bitsAt(p []byte, bit uint64, n uint) uint64 {
+	if n > 56 {
+		return bitsAt(p, bit, 32) | bitsAt(p, bit+32, n-32)<<32
+	}
+	i := bit >> 3
+	var w uint64
+	if i+8 <= uint64(len(p)) {
+		w = binary.LittleEndian.Uint64(p[i:])
+	} else {
+		for j := i; j < uint64(len(p)); j++ {
+			w |= uint64(p[j]) << (8 * (j - i))
+		}
+	}
+	return w >> (bit & 7) & (1<<n - 1)
+}

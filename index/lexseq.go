@@ -1,0 +1,53 @@
+package index
+
+// LexSeq unranks a series of lexicographic ranks of permutations of 0..n-1, reusing the
+// part a rank shares with the one before: ranks r and r' with r div 6! = r' div 6! have
+// the same first n-6 entries, so only the last six are computed again. A breadth-first
+// search that unranks a frontier in increasing order (a bitset drained word by word)
+// mostly gets ranks that close together. For n > 12 (ranks beyond 2^32) and n ≤ 7 it
+// unranks every rank in full. A LexSeq is not safe for concurrent use.
+type LexSeq struct {
+	n      int
+	q      uint64 // the rank of the cached prefix: r div 6!, or ^0 for none
+	list   uint64 // the values left after the prefix, as a nibble list
+	sum    uint64 // the prefix's digit sum
+	prefix [16]uint8
+}
+
+// seqTail is the number of entries LexSeq recomputes when the prefix is cached.
+const seqTail = 6
+
+// NewLexSeq returns a LexSeq for permutations of length n, 1 <= n <= 20 (it panics for
+// any other n).
+func NewLexSeq(n int) *LexSeq {
+	checkN("NewLexSeq", n, 1, maxN)
+	return &LexSeq{n: n, q: ^uint64(0)}
+}
+
+// Unrank fills p (len n) with the permutation of lexicographic rank r < n! and returns
+// the sum of its Lehmer digits (its low bit is the parity), as Lex.Unrank and
+// LexHalf.UnrankPair compute them.
+func (s *LexSeq) Unrank(r uint64, p []uint8) (digitSum uint64) {
+	n := s.n
+	if n > 12 || n <= seqTail+1 {
+		return lexUnrank(r, p[:n])
+	}
+	k := n - seqTail // the prefix's length
+	q := divFast(r, recipFact[seqTail])
+	if q != s.q {
+		// The prefix of r is that of q·6!: the first k positions of lexUnrankSmall.
+		list := uint64(identNibbles)
+		var prev, sum uint64
+		for i := range k {
+			f := (n - 1 - i) & 15
+			qi := divFast(r, recipFact[f])
+			d := qi - prev*uint64(f+1)
+			prev = qi
+			sum += d
+			s.prefix[i], list = nibbleTake(list, d)
+		}
+		s.q, s.list, s.sum = q, list, sum
+	}
+	copy(p[:k], s.prefix[:k])
+	return s.sum + lexUnrankSmall(r-q*factorials[seqTail], p[k:n], s.list)
+}

@@ -1,0 +1,53 @@
+package tables_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/tablesmith/tablesmith/build"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/tables"
+	"github.com/tablesmith/tablesmith/values"
+)
+
+// TestPDBCopyMatchesRepack: sets loaded by copying the files' packed blocks hold every
+// entry as loading code by code does, in every packing and both encodings. Not parallel:
+// it switches the copy off for the whole package.
+func TestPDBCopyMatchesRepack(t *testing.T) {
+	specs := []build.PDBSpec{
+		{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}},
+		{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, Encoding: values.EncodingPDBValue},
+		{PDBSpec: slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: [][]uint8{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}, {10, 11, 12}, {13, 14, 15}}}},
+		{PDBSpec: slide.PDBSpec{Rows: 2, Cols: 5, Groups: [][]uint8{{1, 2, 3, 4, 5}, {6, 7, 8, 9}}}},
+	}
+	before := tables.PackedCopies()
+	for _, spec := range specs {
+		dir := t.TempDir()
+		if _, err := build.PDBSet(context.Background(), dir, spec, build.PDBOptions{Workers: 2}); err != nil {
+			t.Fatal(err)
+		}
+		for _, packing := range []tables.PDBPacking{tables.PackAuto, tables.PackBytes, tables.PackNibbles, tables.PackCrumbs} {
+			opt := tables.PDBOpenOptions{Packing: packing, Workers: 2}
+			fast, err := tables.OpenPDBSetWith(dir, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tables.SetForceRepack(true)
+			slow, err := tables.OpenPDBSetWith(dir, opt)
+			tables.SetForceRepack(false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for g := range spec.Groups {
+				if !bytes.Equal(tables.PDBData(fast, g), tables.PDBData(slow, g)) {
+					t.Fatalf("%v %s, packing %d, group %d: the copied codes differ from the repacked ones",
+						spec.Groups, spec.Encoding, packing, g)
+				}
+			}
+		}
+	}
+	if n := tables.PackedCopies() - before; n < 4 {
+		t.Fatalf("only %d groups were loaded by copying", n)
+	}
+}
