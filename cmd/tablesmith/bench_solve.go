@@ -92,7 +92,7 @@ func runBenchKorf(e *env, args []string) error {
 	}
 	if !*asJSON {
 		fmt.Fprintf(out, "Korf's 15-puzzle instances (%s): %s, %s + %s, %s, %s %s/%s\n",
-			*file, nounCount(len(inst), "instance"), *sf.algo, h.Name(), nounCount(*workers, "worker"),
+			orDefault(*file, "built in"), nounCount(len(inst), "instance"), *sf.algo, h.Name(), nounCount(*workers, "worker"),
 			runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		if set != nil {
 			fmt.Fprintf(out, "pattern databases %s loaded in %.2f s\n", *sf.pdbDir, load.Seconds())
