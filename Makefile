@@ -57,17 +57,19 @@ test-long:
 
 bench: build
 	@mkdir -p bench
-	$(GO) test -run '^$$' -bench . -benchtime 1s ./index/ ./format/ ./benchmarks/ ./games/... | tee bench/go-bench.txt
+	$(GO) test -run '^$$' -bench . -benchtime 1s ./index/ ./format/ ./benchmarks/ ./games/... ./cmd/tablesmith/ | tee bench/go-bench.txt
 	$(BIN) bench eight --workers $(WORKERS) | tee bench/schemes.txt
 	$(BIN) bench hanoi --pegs 4 --disks 12 --workers $(WORKERS) | tee bench/hanoi.txt
 	$(BIN) bench astar --instances 1000 | tee bench/astar.txt
 	$(BIN) bench mill --sector 5-4 | tee bench/mill.txt
 
 # The HTTP load test: 8 keep-alive clients on loopback probing random 8-puzzle states;
-# requests per second and p50/p99 latency.
+# requests per second and p50/p99 latency. Then the explorer page's load time in a real
+# browser (-v: a missing browser is reported, not silently skipped).
 bench-serve:
 	@mkdir -p bench
 	$(GO) test -run '^$$' -bench BenchmarkServeProbe -benchtime 5s -count 3 ./serve/ | tee bench/serve.txt
+	$(GO) test -v -run '^$$' -bench BenchmarkExplorerLoad -benchtime 20x -count 3 ./serve/ | grep -v '^=== ' | tee -a bench/serve.txt
 
 # The 7-8 additive pattern databases of the 15-puzzle (blank-first goal, as Korf's
 # instances), built once into data/.

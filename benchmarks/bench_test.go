@@ -2,6 +2,7 @@ package benchmarks
 
 import (
 	"context"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -105,6 +106,34 @@ func BenchmarkLookup(b *testing.B) {
 			if _, err := tab.Lookup("867254301"); err != nil {
 				b.Fatal(err)
 			}
+		}
+	})
+	// Random states: every lookup ranks a different permutation and lands in a block
+	// chosen at random (all of them stay cached: the table is warm).
+	rng := rand.New(rand.NewPCG(3, 4))
+	boards := make([]slide.Board, 1<<12)
+	strs := make([]string, len(boards))
+	for i := range boards {
+		boards[i] = slide.Board{0, 1, 2, 3, 4, 5, 6, 7, 8}
+		rng.Shuffle(9, func(x, y int) { boards[i][x], boards[i][y] = boards[i][y], boards[i][x] })
+		strs[i] = sp.Geometry().Format(boards[i])
+	}
+	b.Run("random-string", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			if _, err := tab.Lookup(strs[i&(len(strs)-1)]); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+	b.Run("random-board", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			if _, err := tables.Probe(tab, boards[i&(len(boards)-1)]); err != nil {
+				b.Fatal(err)
+			}
+			i++
 		}
 	})
 }

@@ -34,7 +34,7 @@ func findBrowser() string {
 }
 
 // artefacts is where screenshots go: $TABLESMITH_ARTIFACTS, or a temporary directory.
-func artefacts(t *testing.T) string {
+func artefacts(t testing.TB) string {
 	if dir := os.Getenv("TABLESMITH_ARTIFACTS"); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
@@ -46,12 +46,12 @@ func artefacts(t *testing.T) string {
 
 // browser is a headless browser tab and the test's helpers on it.
 type browser struct {
-	t   *testing.T
+	t   testing.TB
 	ctx context.Context
 	dir string // screenshots
 }
 
-func newBrowser(t *testing.T) *browser {
+func newBrowser(t testing.TB) *browser {
 	if testing.Short() {
 		t.Skip("the browser test does not run in -short mode")
 	}
@@ -351,4 +351,30 @@ func millSector(state string) string {
 	board, side, _ := strings.Cut(state, " ")
 	other := map[string]string{"W": "B", "B": "W"}[side]
 	return fmt.Sprintf("%d-%d", strings.Count(board, side), strings.Count(board, other))
+}
+
+// BenchmarkExplorerLoad is the page's load time in a real browser: from navigating to a
+// deep link (an 8-puzzle position) until its value, board, moves and chart are drawn.
+// `make bench-serve` runs it; ms/load is the mean, max-ms the slowest load.
+func BenchmarkExplorerLoad(b *testing.B) {
+	br := newBrowser(b)
+	_, ts := newServer(b, serve.Options{}, filepath.Join(fixtures(b), "eight.tsm"))
+	link := ts.URL + "/#table=eight&state=867254301"
+	drawn := `document.querySelector('#value')?.textContent === '31' &&
+		document.querySelectorAll('#board button.tile').length > 0 &&
+		document.querySelectorAll('#moves button').length > 0 &&
+		document.querySelector('#chart rect.bar.current')?.dataset.lo === '31'`
+	var slowest time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		br.do(chromedp.Navigate("about:blank"))
+		b.StartTimer()
+		t0 := time.Now()
+		br.do(chromedp.Navigate(link))
+		br.waitFor("the position drawn", drawn)
+		slowest = max(slowest, time.Since(t0))
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/load")
+	b.ReportMetric(float64(slowest.Microseconds())/1000, "max-ms")
+	b.ReportMetric(0, "ns/op")
 }

@@ -2,10 +2,10 @@ package serve
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io"
-	"strings"
 )
 
 // MaxStateLine bounds one line of states (the CLI's stdin, the API's POST body): a longer
@@ -20,15 +20,16 @@ const MaxStateLine = 4 << 10
 // ctx is done and returns only read errors.
 func ReadStates(ctx context.Context, r io.Reader, answer func(state string), tooLong func(prefix string), idle func()) error {
 	br := bufio.NewReaderSize(r, 64<<10)
+	var scratch []byte
 	for ctx.Err() == nil {
 		if br.Buffered() == 0 {
 			idle()
 		}
-		line, long, err := readLine(br)
+		line, long, err := readLine(br, &scratch)
 		if long {
-			tooLong(line)
-		} else if s := strings.TrimSpace(line); s != "" {
-			answer(s)
+			tooLong(string(line))
+		} else if s := bytes.TrimSpace(line); len(s) > 0 {
+			answer(string(s))
 		}
 		if errors.Is(err, io.EOF) {
 			return nil
@@ -41,19 +42,26 @@ func ReadStates(ctx context.Context, r io.Reader, answer func(state string), too
 }
 
 // readLine reads one line; for a line over MaxStateLine it returns the first 80 bytes,
-// long = true, and discards the rest of the line.
-func readLine(r *bufio.Reader) (line string, long bool, err error) {
-	var b []byte
-	for {
-		chunk, isPrefix, err := r.ReadLine()
+// long = true, and discards the rest of the line. The line is valid until the next read:
+// it is the reader's own buffer, or scratch for a line longer than the buffer.
+func readLine(r *bufio.Reader, scratch *[]byte) (line []byte, long bool, err error) {
+	chunk, isPrefix, err := r.ReadLine()
+	if !isPrefix || err != nil {
+		if len(chunk) > MaxStateLine {
+			return chunk[:80], true, err
+		}
+		return chunk, false, err
+	}
+	b := append((*scratch)[:0], chunk...)
+	for isPrefix && err == nil {
+		chunk, isPrefix, err = r.ReadLine()
 		if len(b) <= MaxStateLine {
 			b = append(b, chunk...)
 		}
-		if err != nil || !isPrefix {
-			if len(b) > MaxStateLine {
-				return string(b[:80]), true, err
-			}
-			return string(b), false, err
-		}
 	}
+	*scratch = b
+	if len(b) > MaxStateLine {
+		return b[:80], true, err
+	}
+	return b, false, err
 }

@@ -2,7 +2,6 @@ package serve
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
@@ -152,7 +151,7 @@ func (s *Server) recoverPanics(h http.Handler) http.Handler {
 
 // writeJSON writes v as one line of JSON.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
+	b, err := appendJSON(nil, v)
 	if err != nil {
 		status, b = http.StatusInternalServerError, []byte(`{"error":"internal error"}`)
 	}
@@ -277,7 +276,7 @@ func (s *Server) probeStream(w http.ResponseWriter, r *http.Request) {
 	out := bufio.NewWriterSize(w, 32<<10)
 	wrote := false
 	emit := func(v any) {
-		b, _ := json.Marshal(v)
+		b, _ := appendJSON(out.AvailableBuffer(), v)
 		out.Write(append(b, '\n'))
 		wrote = true
 	}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/tablesmith/tablesmith/serve"
 )
@@ -27,4 +29,88 @@ func forEachState(ctx context.Context, args []string, stdin io.Reader, answer fu
 		return fmt.Errorf("reading states from stdin: %w", err)
 	}
 	return nil
+}
+
+// answerLines answers every non-empty line of stdin (as forEachState) on workers
+// goroutines and writes the answers to out in input order. answer appends one state's
+// answer to dst and says whether it is a failure; long marks a line over
+// serve.MaxStateLine (state is then its prefix). answerLines returns whether any answer
+// failed, and stdin read errors.
+//
+// Lines go out in batches: a batch closes at batchLines lines, or as soon as no more
+// input is waiting, and out is flushed after such a batch is written. So a co-process
+// that writes a state and waits gets its answer at once, while a pipe of millions of
+// states is answered by every core, a batch at a time, with one write per 64 KiB.
+func answerLines(ctx context.Context, stdin io.Reader, out *bufio.Writer, workers int,
+	answer func(dst []byte, state string, long bool) ([]byte, bool)) (failed bool, err error) {
+	const batchLines = 2048
+	type line struct {
+		state string
+		long  bool
+	}
+	type batch struct {
+		lines  []line
+		flush  bool // no more input was waiting when the batch closed
+		out    []byte
+		failed bool
+		done   chan struct{}
+	}
+	jobs := make(chan *batch, 2*workers)
+	inOrder := make(chan *batch, 4*workers)
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Go(func() {
+			for b := range jobs {
+				for _, l := range b.lines {
+					var f bool
+					b.out, f = answer(b.out, l.state, l.long)
+					b.failed = b.failed || f
+				}
+				close(b.done)
+			}
+		})
+	}
+	written := make(chan bool)
+	go func() {
+		anyFailed := false
+		for b := range inOrder {
+			<-b.done
+			out.Write(b.out)
+			anyFailed = anyFailed || b.failed
+			if b.flush {
+				out.Flush()
+			}
+		}
+		written <- anyFailed
+	}()
+
+	cur := &batch{}
+	send := func(flush bool) {
+		cur.flush, cur.done = flush, make(chan struct{})
+		inOrder <- cur
+		jobs <- cur
+		cur = &batch{lines: make([]line, 0, batchLines)}
+	}
+	unflushed := false // a batch went out since the last flush
+	add := func(l line) {
+		cur.lines = append(cur.lines, l)
+		if len(cur.lines) == batchLines {
+			send(false)
+			unflushed = true
+		}
+	}
+	idle := func() {
+		if len(cur.lines) > 0 || unflushed {
+			send(true) // possibly empty: it only flushes the batches before it
+			unflushed = false
+		}
+	}
+	err = serve.ReadStates(ctx, stdin, func(s string) { add(line{state: s}) },
+		func(prefix string) { add(line{state: prefix, long: true}) }, idle)
+	send(true)
+	close(jobs)
+	close(inOrder)
+	failed = <-written
+	wg.Wait()
+	return failed, err
 }

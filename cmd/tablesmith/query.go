@@ -3,8 +3,8 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -30,24 +30,30 @@ func runQuery(e *env, args []string) error {
 	}
 	defer src.Close()
 
-	out := bufio.NewWriter(e.stdout)
-	defer out.Flush()
-	failed := false
-	write := func(line serve.Result) {
-		if line.Error != "" {
-			failed = true
+	opt := serve.ProbeOptions{Path: *withPath}
+	answer := func(dst []byte, state string, long bool) ([]byte, bool) {
+		line := serve.TooLong(state)
+		if !long {
+			line = serve.Probe(src, state, opt)
 		}
-		writeQueryLine(out, *asJSON, line)
+		return appendQueryLine(dst, *asJSON, line), line.Error != ""
 	}
-	answer := func(state string) { write(serve.Probe(src, state, serve.ProbeOptions{Path: *withPath})) }
-	tooLong := func(prefix string) { write(serve.TooLong(prefix)) }
-	// Answers are buffered while more input is already waiting, and flushed before the
-	// next read would block: a co-process gets each answer at once, a pipe of millions of
-	// states is not slowed by a write per line.
-	flush := func() { out.Flush() }
-	if err := forEachState(context.Background(), pos[1:], e.stdin, answer, tooLong, flush); err != nil {
-		out.Flush()
-		return err
+	out := bufio.NewWriterSize(e.stdout, 64<<10)
+	var failed bool
+	if len(pos) > 1 {
+		var b []byte
+		for _, s := range pos[1:] {
+			var f bool
+			b, f = answer(b[:0], strings.TrimSpace(s), false)
+			failed = failed || f
+			out.Write(b)
+		}
+	} else {
+		failed, err = answerLines(context.Background(), e.stdin, out, runtime.GOMAXPROCS(0), answer)
+		if err != nil {
+			out.Flush()
+			return fmt.Errorf("reading states from stdin: %w", err)
+		}
 	}
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("writing to standard output: %w", err)
@@ -58,15 +64,13 @@ func runQuery(e *env, args []string) error {
 	return nil
 }
 
-// writeQueryLine prints one answer: a JSON object, or a line of text (appended to the
-// writer's free buffer: no formatting machinery or allocation per line).
-func writeQueryLine(out *bufio.Writer, asJSON bool, line serve.Result) {
+// appendQueryLine appends one answer to b: a JSON object, or a line of text (no
+// formatting machinery or allocation per line).
+func appendQueryLine(b []byte, asJSON bool, line serve.Result) []byte {
 	if asJSON {
-		b, _ := json.Marshal(line)
-		out.Write(append(b, '\n'))
-		return
+		return append(line.AppendJSON(b), '\n')
 	}
-	b := append(out.AvailableBuffer(), line.State...)
+	b = append(b, line.State...)
 	switch {
 	case line.Error != "":
 		b = append(append(b, ": error: "...), line.Error...)
@@ -100,5 +104,5 @@ func writeQueryLine(out *bufio.Writer, asJSON bool, line serve.Result) {
 			b = append(append(b, "; path "...), strings.Join(line.Path, " -> ")...)
 		}
 	}
-	out.Write(append(b, '\n'))
+	return append(b, '\n')
 }

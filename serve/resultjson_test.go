@@ -1,0 +1,55 @@
+package serve
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func intp(v int) *int    { return &v }
+func boolp(v bool) *bool { return &v }
+
+// TestAppendJSONMatchesMarshal: the hand-written encoder against encoding/json, on
+// every field combination the probes produce and on strings that need escaping.
+func TestAppendJSONMatchesMarshal(t *testing.T) {
+	cases := []Result{
+		{State: "123456780", Remoteness: intp(0)},
+		{State: "867254301", Remoteness: intp(31)},
+		{State: "123456708", Reachable: boolp(false)},
+		{State: "1,2,3|4,5,6", Bound: intp(-1)},
+		{State: "W.B", Value: "draw"},
+		{State: "WWW.....BBB............. B", Value: "win", Remoteness: intp(7),
+			Moves: []Result{{Move: "1-2x9", State: "x", Value: "loss", Remoteness: intp(6)}, {Move: "3-4", State: "y", Value: "draw"}}},
+		{State: "123456708", Remoteness: intp(1), Path: []string{"123456708", "123456780"}},
+		{State: "bad\x00state\n", Error: `line "x" <b> & 'c'`},
+		{State: "\xff\xfe invalid utf-8", Error: "Mühle \u2028 separator"},
+		{State: "", Error: "empty"},
+		{Move: "a\"b\\c", State: "\t"},
+	}
+	for _, r := range cases {
+		want, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.AppendJSON(nil); string(got) != string(want) {
+			t.Errorf("AppendJSON = %s\njson.Marshal = %s", got, want)
+		}
+	}
+}
+
+func FuzzAppendJSON(f *testing.F) {
+	f.Add("123456780", "error <x>", "1-2", "win", 3, true)
+	f.Add("\xff", "", "", "", -1, false)
+	f.Fuzz(func(t *testing.T, state, errText, move, value string, d int, withMoves bool) {
+		r := Result{State: state, Error: errText, Value: value, Remoteness: intp(d), Path: []string{move, state}}
+		if withMoves {
+			r.Moves = []Result{{Move: move, State: state, Bound: intp(d)}, {Move: value, Reachable: boolp(d%2 == 0)}}
+		}
+		want, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.AppendJSON(nil); string(got) != string(want) {
+			t.Fatalf("AppendJSON = %q\njson.Marshal = %q", got, want)
+		}
+	})
+}
