@@ -19,17 +19,29 @@ const MaxStateLine = 4 << 10
 // called before a read that may block (to flush answers already written). It stops when
 // ctx is done and returns only read errors.
 func ReadStates(ctx context.Context, r io.Reader, answer func(state string), tooLong func(prefix string), idle func()) error {
+	return ReadLines(ctx, r, func(line []byte, long bool) {
+		if long {
+			tooLong(string(line))
+		} else {
+			answer(string(line))
+		}
+	}, idle)
+}
+
+// ReadLines is ReadStates for callers that keep the bytes themselves (a batch of lines
+// in one buffer, say): line is valid only until it returns.
+func ReadLines(ctx context.Context, r io.Reader, line func(b []byte, long bool), idle func()) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var scratch []byte
 	for ctx.Err() == nil {
 		if br.Buffered() == 0 {
 			idle()
 		}
-		line, long, err := readLine(br, &scratch)
+		b, long, err := readLine(br, &scratch)
 		if long {
-			tooLong(string(line))
-		} else if s := bytes.TrimSpace(line); len(s) > 0 {
-			answer(string(s))
+			line(b, true)
+		} else if s := bytes.TrimSpace(b); len(s) > 0 {
+			line(s, false)
 		}
 		if errors.Is(err, io.EOF) {
 			return nil

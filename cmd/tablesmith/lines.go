@@ -45,10 +45,12 @@ func answerLines(ctx context.Context, stdin io.Reader, out *bufio.Writer, worker
 	answer func(dst []byte, state string, long bool) ([]byte, bool)) (failed bool, err error) {
 	const batchLines = 2048
 	type line struct {
-		state string
-		long  bool
+		end  int // the state is text[previous end:end]
+		long bool
 	}
 	type batch struct {
+		buf    []byte // the lines' bytes while the batch fills
+		text   string // buf once the batch is sent: one allocation for all its states
 		lines  []line
 		flush  bool // no more input was waiting when the batch closed
 		out    []byte
@@ -57,14 +59,28 @@ func answerLines(ctx context.Context, stdin io.Reader, out *bufio.Writer, worker
 	}
 	jobs := make(chan *batch, 2*workers)
 	inOrder := make(chan *batch, 4*workers)
+	// Written batches come back to the reader, buffers and all: the steady state of a
+	// long stream allocates nothing but each batch's text.
+	free := make(chan *batch, 4*workers+2)
+	newBatch := func() *batch {
+		select {
+		case b := <-free:
+			b.lines, b.buf, b.out, b.failed = b.lines[:0], b.buf[:0], b.out[:0], false
+			return b
+		default:
+			return &batch{lines: make([]line, 0, batchLines)}
+		}
+	}
 	var wg sync.WaitGroup
 	for range max(workers, 1) {
 		wg.Go(func() {
 			for b := range jobs {
+				start := 0
 				for _, l := range b.lines {
 					var f bool
-					b.out, f = answer(b.out, l.state, l.long)
+					b.out, f = answer(b.out, b.text[start:l.end], l.long)
 					b.failed = b.failed || f
+					start = l.end
 				}
 				close(b.done)
 			}
@@ -80,20 +96,27 @@ func answerLines(ctx context.Context, stdin io.Reader, out *bufio.Writer, worker
 			if b.flush {
 				out.Flush()
 			}
+			b.text = ""
+			select {
+			case free <- b:
+			default:
+			}
 		}
 		written <- anyFailed
 	}()
 
 	cur := &batch{}
 	send := func(flush bool) {
+		cur.text = string(cur.buf)
 		cur.flush, cur.done = flush, make(chan struct{})
 		inOrder <- cur
 		jobs <- cur
-		cur = &batch{lines: make([]line, 0, batchLines)}
+		cur = newBatch()
 	}
 	unflushed := false // a batch went out since the last flush
-	add := func(l line) {
-		cur.lines = append(cur.lines, l)
+	add := func(b []byte, long bool) {
+		cur.buf = append(cur.buf, b...)
+		cur.lines = append(cur.lines, line{end: len(cur.buf), long: long})
 		if len(cur.lines) == batchLines {
 			send(false)
 			unflushed = true
@@ -105,8 +128,7 @@ func answerLines(ctx context.Context, stdin io.Reader, out *bufio.Writer, worker
 			unflushed = false
 		}
 	}
-	err = serve.ReadStates(ctx, stdin, func(s string) { add(line{state: s}) },
-		func(prefix string) { add(line{state: prefix, long: true}) }, idle)
+	err = serve.ReadLines(ctx, stdin, add, idle)
 	send(true)
 	close(jobs)
 	close(inOrder)

@@ -32,8 +32,10 @@ func runQuery(e *env, args []string) error {
 
 	opt := serve.ProbeOptions{Path: *withPath}
 	answer := func(dst []byte, state string, long bool) ([]byte, bool) {
-		line := serve.TooLong(state)
-		if !long {
+		var line serve.Result
+		if long {
+			line = serve.TooLong(state)
+		} else {
 			line = serve.Probe(src, state, opt)
 		}
 		return appendQueryLine(dst, *asJSON, line), line.Error != ""
