@@ -242,7 +242,7 @@ func copyPacked(r *format.Reader, n uint64, data []byte, fileBits, bits uint, co
 				slots := min(spb, n-uint64(b)*spb)
 				out := data[uint64(b)*perBlock:]
 				if fileBits != bits {
-					widen(out, packed, slots, fileBits, bits, cnt)
+					widen(out, packed, slots, fileBits, bits, cnt, &hist[0])
 					continue
 				}
 				copy(out, packed)
@@ -281,14 +281,30 @@ func copyPacked(r *format.Reader, n uint64, data []byte, fileBits, bits uint, co
 }
 
 // widen writes slots codes of fileBits bits from packed into out (zeroed) at width bits
-// each (1, 2, 4 or 8), counting them in cnt.
-func widen(out, packed []byte, slots uint64, fileBits, width uint, cnt []uint64) {
+// each (1, 2, 4 or 8), counting them: in cnt one by one, or, for whole bytes of out, in
+// hist by the byte's value (as copyPacked counts).
+func widen(out, packed []byte, slots uint64, fileBits, width uint, cnt []uint64, hist *[256]uint64) {
+	var i uint64
+	if fileBits == 3 && width == 4 {
+		// The common case (a group whose values fit 3 bits, loaded as nibbles): 8 codes
+		// from 3 bytes, two at a time by a 64-entry table, instead of bit by bit.
+		for ; i+8 <= slots; i += 8 {
+			j := i / 8 * 3
+			x := uint32(packed[j]) | uint32(packed[j+1])<<8 | uint32(packed[j+2])<<16
+			o := out[i/2 : i/2+4]
+			o[0], o[1], o[2], o[3] = threeToNibbles[x&63], threeToNibbles[x>>6&63], threeToNibbles[x>>12&63], threeToNibbles[x>>18&63]
+			hist[o[0]]++
+			hist[o[1]]++
+			hist[o[2]]++
+			hist[o[3]]++
+		}
+	}
 	fmask := uint64(1)<<fileBits - 1
 	perShift := 3 - uint(bits.TrailingZeros(width)) // log2 of the codes per byte of out
 	var acc uint64
 	var n uint
-	j := 0
-	for i := range slots {
+	j := int(i * uint64(fileBits) / 8) // i is a multiple of 8: a whole byte
+	for ; i < slots; i++ {
 		for n < fileBits {
 			acc |= uint64(packed[j]) << n
 			j++
@@ -301,6 +317,15 @@ func widen(out, packed []byte, slots uint64, fileBits, width uint, cnt []uint64)
 		out[i>>perShift] |= byte(c) << ((i & (1<<perShift - 1)) * uint64(width))
 	}
 }
+
+// threeToNibbles maps two 3-bit codes (6 bits, the first in the low bits) to a byte of two
+// 4-bit codes.
+var threeToNibbles = func() (t [64]byte) {
+	for v := range t {
+		t[v] = byte(v&7 | (v>>3)<<4)
+	}
+	return t
+}()
 
 // repack fills t.data code by code from the file's codes (converting between values and
 // excesses, or capping, as t asks), on several goroutines, and counts the file's codes of
