@@ -153,7 +153,21 @@ func WriteRemoteness(ctx context.Context, path string, res *builder.Result, meta
 	meta.Encoding = values.EncodingRemoteness
 	meta.Slots = v.Len()
 	meta.CodeBits = enc.Bits
+	var tr [256]uint32 // one-byte values: value -> code
+	for x := range uint64(len(tr)) {
+		switch x {
+		case unset:
+			tr[x] = enc.Unreachable()
+		case hole:
+			tr[x] = enc.Hole()
+		default:
+			tr[x] = uint32(x)
+		}
+	}
 	src := func(dst []uint32, start uint64) {
+		if v.MapBytes(dst, start, &tr) {
+			return
+		}
 		for i := range dst {
 			switch x := v.Get(start + uint64(i)); x {
 			case unset:

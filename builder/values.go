@@ -101,6 +101,21 @@ func (v *Values) Unset() uint64 { return maxValue(v.width) + 1 }
 // Hole is the marker of a slot that is no state.
 func (v *Values) Hole() uint64 { return maxValue(v.width) + 2 }
 
+// MapBytes writes into dst the values of slots [start, start+len(dst)) translated by tr,
+// when the values are one byte wide (the usual case), and reports whether it did; for
+// wider values it leaves dst alone and returns false. A table writer converts a whole
+// array this way at a table look-up per slot instead of a Get and a comparison or two.
+func (v *Values) MapBytes(dst []uint32, start uint64, tr *[256]uint32) bool {
+	if v.width != 1 {
+		return false
+	}
+	src := v.data[start : start+uint64(len(dst))]
+	for i, x := range src {
+		dst[i] = tr[x]
+	}
+	return true
+}
+
 // Get returns the value of slot i.
 func (v *Values) Get(i uint64) uint64 {
 	switch v.width {
