@@ -97,7 +97,7 @@ func loadTest(b *testing.B, clients int, dial func() (get func(path string) ([]b
 		gets[c] = get
 	}
 	var next, failed atomic.Int64
-	var firstErr atomic.Value
+	var firstErr atomic.Pointer[error] // a Value would panic on errors of two types
 	latencies := make([][]time.Duration, clients)
 	var wg sync.WaitGroup
 	b.ResetTimer()
@@ -116,7 +116,7 @@ func loadTest(b *testing.B, clients int, dial func() (get func(path string) ([]b
 				}
 				if err != nil {
 					failed.Add(1)
-					firstErr.CompareAndSwap(nil, err)
+					firstErr.CompareAndSwap(nil, &err)
 					continue
 				}
 				latencies[c] = append(latencies[c], time.Since(t0))
@@ -127,7 +127,7 @@ func loadTest(b *testing.B, clients int, dial func() (get func(path string) ([]b
 	elapsed := time.Since(start)
 	b.StopTimer()
 	if n := failed.Load(); n > 0 {
-		b.Fatalf("%d of %d requests failed, the first: %v", n, b.N, firstErr.Load())
+		b.Fatalf("%d of %d requests failed, the first: %v", n, b.N, *firstErr.Load())
 	}
 	all := slices.Concat(latencies...)
 	slices.Sort(all)
