@@ -110,14 +110,7 @@ func (e *levelEncoder) encode(lv Level, u uint64) (kind byte, param uint, payloa
 		if bitsetSize <= ef {
 			return recordBitset, 0, e.wordBytes(lv.Words)
 		}
-		w := e.newEF(c, u, l)
-		var i uint64
-		for wi, x := range lv.Words {
-			for ; x != 0; x &= x - 1 {
-				w.put(i, uint64(wi)<<6|uint64(bits.TrailingZeros64(x)))
-				i++
-			}
-		}
+		e.efFromWords(lv.Words, c, u, l)
 		return recordEF, l, e.out
 	}
 	b := packedBits(u)
@@ -207,6 +200,59 @@ func (w *efWriter) put(i, s uint64) {
 		if low>>k&1 != 0 {
 			w.lows[(bit+k)>>3] |= 1 << ((bit + k) & 7)
 		}
+	}
+}
+
+// efFromWords writes the Elias–Fano code of the c slots set in words (out of u) with l
+// low bits into e.out. The slots come in increasing order, so both parts are written
+// sequentially through a 64-bit accumulator each: the dense levels of a build (3×4's
+// peak levels hold tens of millions of slots) cost a few operations a slot, in the
+// background while the search goes on, instead of two read-modify-writes of memory.
+func (e *levelEncoder) efFromWords(words []uint64, c, u uint64, l uint) {
+	lo, _ := efSizes(c, u, l)
+	e.newEF(c, u, l)
+	lows, highs := e.out[:lo], e.out[lo:cap(e.out)] // highs' last word may reach into the slack
+	var lacc uint64 // low bits not yet written, ln of them, ahead of lows[lpos:]
+	var ln uint
+	lpos := 0
+	var hacc uint64 // the highs word hw, not yet written
+	hw := uint64(0)
+	lmask := uint64(1)<<l - 1
+	var i uint64
+	for wi, x := range words {
+		for ; x != 0; x &= x - 1 {
+			s := uint64(wi)<<6 | uint64(bits.TrailingZeros64(x))
+			h := s>>l + i
+			i++
+			if h>>6 != hw {
+				binary.LittleEndian.PutUint64(highs[8*hw:], hacc)
+				hw, hacc = h>>6, 0
+			}
+			hacc |= 1 << (h & 63)
+			if l == 0 {
+				continue
+			}
+			low := s & lmask
+			lacc |= low << ln
+			ln += l
+			if ln >= 64 {
+				binary.LittleEndian.PutUint64(lows[lpos:], lacc)
+				lpos += 8
+				ln -= 64
+				lacc = 0
+				if ln > 0 {
+					lacc = low >> (l - ln)
+				}
+			}
+		}
+	}
+	if i > 0 {
+		binary.LittleEndian.PutUint64(highs[8*hw:], hacc)
+	}
+	for ; ln > 0; ln -= min(ln, 8) {
+		lows[lpos] = byte(lacc)
+		lpos++
+		lacc >>= 8
 	}
 }
 

@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -150,6 +151,37 @@ func TestEFFromLists(t *testing.T) {
 		slices.Sort(got)
 		if !slices.Equal(got, want) {
 			t.Fatalf("u=%d count=%d l=%d: decoded slots differ", c.u, c.count, l)
+		}
+	}
+}
+
+// TestEFFromWordsMatchesPut: the accumulating writer of bitset levels gives the bytes of
+// the slot-by-slot writer, at every low-bit width a level can get.
+func TestEFFromWordsMatchesPut(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(9, 10))
+	var e levelEncoder
+	for _, u := range []uint64{1, 63, 64, 65, 1000, 1 << 14, 3<<16 + 7} {
+		for _, count := range []uint64{0, 1, 2, 7, 100, u / 100, u / 17, u / 5, u / 2, u} {
+			if count > u {
+				continue
+			}
+			_, words, _ := randomLevel(rng, u, count)
+			for l := efLowBits(count, u); l <= packedBits(u); l++ {
+				e.efFromWords(words, count, u, l)
+				got := slices.Clone(e.out)
+				w := e.newEF(count, u, l)
+				var i uint64
+				for wi, x := range words {
+					for ; x != 0; x &= x - 1 {
+						w.put(i, uint64(wi)<<6|uint64(bits.TrailingZeros64(x)))
+						i++
+					}
+				}
+				if !slices.Equal(got, e.out) {
+					t.Fatalf("u=%d count=%d l=%d: the accumulating writer differs", u, count, l)
+				}
+			}
 		}
 	}
 }
