@@ -211,8 +211,10 @@ func (w *efWriter) put(i, s uint64) {
 func (e *levelEncoder) efFromWords(words []uint64, c, u uint64, l uint) {
 	lo, _ := efSizes(c, u, l)
 	e.newEF(c, u, l)
-	lows, highs := e.out[:lo], e.out[lo:cap(e.out)] // highs' last word may reach into the slack
-	var lacc uint64 // low bits not yet written, ln of them, ahead of lows[lpos:]
+	// highs' last word may reach into the slack newEF leaves.
+	lows, highs := e.out[:lo], e.out[lo:cap(e.out)]
+	// lacc holds the ln low bits not yet written, which go to lows[lpos:].
+	var lacc uint64
 	var ln uint
 	lpos := 0
 	var hacc uint64 // the highs word hw, not yet written
