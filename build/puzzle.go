@@ -127,7 +127,10 @@ func Puzzle(ctx context.Context, in *games.Instance, out string, opt PuzzleOptio
 	if err != nil {
 		return nil, err
 	}
-	closeLog()
+	if log != nil {
+		log.CloseUnsynced() // removed just below: no need for it to reach the disk
+		log = nil
+	}
 	// The table is whole: a checkpoint of this output, ours or one a killed build left
 	// behind, can only mislead a later --resume.
 	if st, err := os.Lstat(ckptPath); err == nil && st.Mode().IsRegular() {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 )
 
 // cube is the d-dimensional hypercube with some slots knocked out as holes: its levels
@@ -181,6 +182,14 @@ var errStop = errors.New("simulated interruption")
 
 func TestBFSResumeFromLevelLog(t *testing.T) {
 	t.Parallel()
+	// SyncEvery 0: a sync starts after every write unless one is running, so syncs
+	// overlap the next records (the race pass checks the hand-over).
+	for _, syncEvery := range []time.Duration{10 * time.Second, 0} {
+		t.Run(syncEvery.String(), func(t *testing.T) { testResumeFromLevelLog(t, syncEvery) })
+	}
+}
+
+func testResumeFromLevelLog(t *testing.T, syncEvery time.Duration) {
 	sp := cube{dim: 16, hole: func(s uint64) bool { return s%11 == 5 }}
 	path := filepath.Join(t.TempDir(), "cube.ckpt")
 	const key = "cube16 test"
@@ -188,6 +197,7 @@ func TestBFSResumeFromLevelLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	log.SyncEvery = syncEvery
 	// Level 8 of the 16-cube is its widest: the log holds lists and bitsets.
 	if _, err := runLogged(t, sp, log, nil, 8); !errors.Is(err, errStop) {
 		t.Fatalf("want the simulated interruption, got %v", err)
@@ -207,6 +217,7 @@ func TestBFSResumeFromLevelLog(t *testing.T) {
 	if len(cp.Counts) != 9 {
 		t.Fatalf("resumed at %d levels, want 9 (0..8)", len(cp.Counts))
 	}
+	log.SyncEvery = syncEvery
 	res, err := runLogged(t, sp, log, cp, -1)
 	if err != nil {
 		t.Fatal(err)

@@ -76,7 +76,11 @@ type LevelLog struct {
 
 	// Between Append calls a record may be in flight: done then delivers its outcome, and
 	// until it does the goroutine owns enc and pending.
-	done    chan error
+	done chan error
+	// syncing delivers the outcome of an fsync in flight (nil when none is): a sync runs
+	// beside the search instead of holding up the next level. Like done, it is touched
+	// only by whoever holds the log (Append's caller, or the record goroutine).
+	syncing chan error
 	err     error // the first write error: every later Append and Close return it
 	enc     levelEncoder
 	pending []byte // records encoded, not yet written
@@ -174,10 +178,35 @@ func (l *LevelLog) write(more ...[]byte) error {
 	}
 	l.pending = l.pending[:0]
 	l.lastWrite = time.Now()
-	if err == nil && time.Since(l.lastSync) >= l.SyncEvery {
-		l.lastSync = time.Now()
-		err = l.f.Sync()
+	if e := l.reapSync(false); err == nil {
+		err = e
 	}
+	if err == nil && l.syncing == nil && time.Since(l.lastSync) >= l.SyncEvery {
+		l.lastSync = time.Now()
+		syncing, f := make(chan error, 1), l.f
+		l.syncing = syncing
+		go func() { syncing <- f.Sync() }()
+	}
+	return err
+}
+
+// reapSync returns the outcome of the sync in flight once it has ended (waiting for it
+// if block), nil while it runs or when there is none.
+func (l *LevelLog) reapSync(block bool) error {
+	if l.syncing == nil {
+		return nil
+	}
+	var err error
+	if block {
+		err = <-l.syncing
+	} else {
+		select {
+		case err = <-l.syncing:
+		default:
+			return nil
+		}
+	}
+	l.syncing = nil
 	return err
 }
 
@@ -185,6 +214,7 @@ func (l *LevelLog) write(more ...[]byte) error {
 func (l *LevelLog) Close() error {
 	l.wait()
 	l.setErr(l.write())
+	l.setErr(l.reapSync(true))
 	l.enc.release()
 	err := l.err
 	if e := l.f.Sync(); err == nil {
@@ -194,6 +224,16 @@ func (l *LevelLog) Close() error {
 		err = e
 	}
 	return err
+}
+
+// CloseUnsynced closes a log that is about to be removed because its table is whole:
+// it waits for the writes in flight but neither writes what is pending nor syncs, which
+// for a log of gigabytes would cost the build seconds of disk time for nothing.
+func (l *LevelLog) CloseUnsynced() error {
+	l.wait()
+	l.reapSync(true)
+	l.enc.release()
+	return l.f.Close()
 }
 
 // ResumeLevelLog replays the log at path into a checkpoint for the build tagged key over
