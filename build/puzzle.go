@@ -156,30 +156,25 @@ func WriteRemoteness(ctx context.Context, path string, res *builder.Result, meta
 	meta.Encoding = values.EncodingRemoteness
 	meta.Slots = v.Len()
 	meta.CodeBits = enc.Bits
-	var tr [256]uint32 // one-byte values: value -> code
-	for x := range uint64(len(tr)) {
+	code := func(x uint64) uint32 {
 		switch x {
 		case unset:
-			tr[x] = enc.Unreachable()
+			return enc.Unreachable()
 		case hole:
-			tr[x] = enc.Hole()
-		default:
-			tr[x] = uint32(x)
+			return enc.Hole()
 		}
+		return uint32(x)
+	}
+	var tr [256]uint32 // one-byte values: value -> code
+	for x := range uint64(len(tr)) {
+		tr[x] = code(x)
 	}
 	src := func(dst []uint32, start uint64) {
 		if v.MapBytes(dst, start, &tr) {
 			return
 		}
 		for i := range dst {
-			switch x := v.Get(start + uint64(i)); x {
-			case unset:
-				dst[i] = enc.Unreachable()
-			case hole:
-				dst[i] = enc.Hole()
-			default:
-				dst[i] = uint32(x)
-			}
+			dst[i] = code(v.Get(start + uint64(i)))
 		}
 	}
 	written, err := format.WriteFile(ctx, path, meta, src, opt)
