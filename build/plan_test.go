@@ -164,9 +164,17 @@ func TestRunUnits(t *testing.T) {
 	t.Parallel()
 	units := []Unit{{ID: "a", MemBytes: 10}, {ID: "b", Deps: []string{"a"}, MemBytes: 10}, {ID: "c", Deps: []string{"a"}, MemBytes: 10},
 		{ID: "d", Deps: []string{"b", "c", "done-before"}, MemBytes: 10}, {ID: "e", MemBytes: 10}}
-	run := func(opt RunOptions, fail string) (order []string, peak int, err error) {
+	// e, ready from the start, runs until the units eWaits names have started, so that
+	// the units expected to run at once certainly do (a sleep would leave it to the
+	// scheduler, and under -race on one CPU e could end first).
+	run := func(opt RunOptions, fail string, eWaits ...string) (order []string, peak int, err error) {
 		var mu sync.Mutex
 		var now atomic.Int32
+		waiting := len(eWaits)
+		others := make(chan struct{})
+		if waiting == 0 {
+			close(others)
+		}
 		err = RunUnits(context.Background(), units, opt, func(ctx context.Context, i int) error {
 			n := int(now.Add(1))
 			defer now.Add(-1)
@@ -177,9 +185,18 @@ func TestRunUnits(t *testing.T) {
 					t.Errorf("%s started before %s finished", units[i].ID, d)
 				}
 			}
+			if slices.Contains(eWaits, units[i].ID) {
+				if waiting--; waiting == 0 {
+					close(others)
+				}
+			}
 			mu.Unlock()
-			if units[i].ID == "e" { // long enough for b and c to start beside it
-				time.Sleep(80 * time.Millisecond)
+			if units[i].ID == "e" {
+				select {
+				case <-others:
+				case <-time.After(time.Minute):
+					t.Errorf("%v never ran beside e", eWaits)
+				}
 			}
 			time.Sleep(20 * time.Millisecond)
 			if units[i].ID == fail {
@@ -200,10 +217,10 @@ func TestRunUnits(t *testing.T) {
 	if order, peak, err := run(RunOptions{}, ""); err != nil || peak != 1 || !slices.Equal(order, []string{"a", "b", "c", "d", "e"}) {
 		t.Errorf("one job: %v, peak %d, %v", order, peak, err)
 	}
-	if order, peak, err := run(RunOptions{Jobs: 3}, ""); err != nil || peak != 3 || len(order) != 5 {
+	if order, peak, err := run(RunOptions{Jobs: 3}, "", "b", "c"); err != nil || peak != 3 || len(order) != 5 {
 		t.Errorf("three jobs: %v, peak %d, %v", order, peak, err)
 	}
-	if order, peak, err := run(RunOptions{Jobs: 3, MemBytes: 25}, ""); err != nil || peak != 2 || len(order) != 5 {
+	if order, peak, err := run(RunOptions{Jobs: 3, MemBytes: 25}, "", "b"); err != nil || peak != 2 || len(order) != 5 {
 		t.Errorf("memory for two: %v, peak %d, %v", order, peak, err)
 	}
 	if order, _, err := run(RunOptions{Jobs: 2, MemBytes: 5}, ""); err != nil || len(order) != 5 {
