@@ -32,8 +32,9 @@ import (
 // is the least number of moves of the group's own tiles that bring them to their goal
 // cells, moves of the other tiles being free, minimised over the blank's position: so the
 // values of the groups add up to an admissible heuristic (every move moves one tile of
-// one group). builder.ZeroOneBFS computes it over the abstract states (placement, blank
-// cell) of slide.PDBSpace, where blank moves into cells without a group tile cost 0.
+// one group). builder.ZeroOneBFS computes it over the abstract states (placement, region
+// of the blank) of slide.PDBSpace: the blank's free moves among cells without a group
+// tile are folded into its region, so each abstract state is reached once.
 //
 // The sum is admissible but not consistent: minimising over the blank forgets which of
 // the blank's regions it is in, and one move can change a group's value by more than one
@@ -410,8 +411,8 @@ func toExcess(ctx context.Context, g *slide.PDBGroup, v *builder.Values, workers
 	eg, ctx := errgroup.WithContext(ctx)
 	for range workers {
 		eg.Go(func() error {
-			var cells [32]uint8
 			var top uint64
+			md := g.MDTable()
 			for {
 				lo := next.Add(chunk) - chunk
 				if lo >= v.Len() {
@@ -420,12 +421,22 @@ func toExcess(ctx context.Context, g *slide.PDBGroup, v *builder.Values, workers
 				if err := ctx.Err(); err != nil {
 					return err
 				}
+				// Consecutive placements mostly differ in their last tile: a cursor
+				// redoes only the tiles that moved, and the distance only for those.
+				cur := g.NewCursor(lo)
+				var sum [33]uint64 // sum[i]: the distance of the first i tiles
+				from := 0
 				for e := lo; e < min(lo+chunk, v.Len()); e++ {
-					g.Unrank(e, cells[:])
-					md := uint64(g.MD(cells[:]))
-					x, err := values.ToExcess(v.Get(e), md)
+					if e > lo {
+						from, _ = cur.Next()
+					}
+					cells := cur.Cells()
+					for i := from; i < len(cells); i++ {
+						sum[i+1] = sum[i] + uint64(md[i][cells[i]])
+					}
+					x, err := values.ToExcess(v.Get(e), sum[len(cells)])
 					if err != nil {
-						return fmt.Errorf("internal error: placement %v: %w", cells[:g.K()], err)
+						return fmt.Errorf("internal error: placement %v: %w", cells, err)
 					}
 					v.Set(e, x)
 					top = max(top, x)

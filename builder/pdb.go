@@ -16,11 +16,12 @@ import (
 // ZeroOneSpace is a state space whose moves cost 0 or 1, searched by ZeroOneBFS to fill a
 // pattern database. Its slots come in entries of 1<<EntryBits() consecutive slots; the
 // search records one value per entry: the least cost at which any slot of the entry is
-// reached. For a sliding-tile pattern database a slot is (cells of the pattern tiles,
-// blank cell), an entry is the pattern tiles' cells (the blank's cell numbered within the
-// entry, the spare slots of the entry being holes), a move of the blank into a cell
-// without a pattern tile costs 0 and a move of a pattern tile costs 1; the entry's value
-// is then the minimum over the blank's positions.
+// reached. For a sliding-tile pattern database a slot can be (cells of the pattern
+// tiles, blank cell), an entry the pattern tiles' cells (the blank's cell numbered within
+// the entry, the spare slots of the entry being holes), a move of the blank into a cell
+// without a pattern tile costing 0 and a move of a pattern tile 1; the entry's value is
+// then the minimum over the blank's positions. (slide.PDBSpace goes one step further and
+// folds the free moves into the blank's region, leaving only unit-cost moves.)
 //
 // Like Space it uses only built-in types, so a game satisfies it without importing
 // builder, and the builder never asks for one state at a time.
@@ -80,7 +81,8 @@ type zoRun struct {
 	workers []*zoWorker
 
 	level   atomic.Int64
-	reached atomic.Uint64
+	reached atomic.Uint64 // slots
+	entries atomic.Uint64 // entries with a value: what progress counts
 }
 
 // zoWorker is one worker's scratch and per-level tallies.
@@ -119,7 +121,8 @@ func ZeroOneMemoryEstimate(sp ZeroOneSpace) (uint64, error) {
 // this frontier, the next) plus the value array of one byte per entry (for depth bounds
 // below 254).
 //
-// Options.Workers, Batch, Progress and ProgressEvery apply (Progress.Reached counts slots);
+// Options.Workers, Batch, Progress and ProgressEvery apply. Progress counts entries (the
+// pattern states a user knows the number of) against Slots()>>EntryBits(), level by level;
 // Resume and AfterLevel are not supported.
 func ZeroOneBFS(ctx context.Context, sp ZeroOneSpace, opt Options) (*ZeroOneResult, error) {
 	start := time.Now()
@@ -182,6 +185,7 @@ func ZeroOneBFS(ctx context.Context, sp ZeroOneSpace, opt Options) (*ZeroOneResu
 	counts := []uint64{w0.entries}
 	slotCounts := []uint64{w0.slots}
 	r.reached.Add(w0.slots)
+	r.entries.Add(w0.entries)
 	lo, hi := w0.lo, w0.hi
 
 	for d := uint64(0); slotCounts[d] > 0; d++ {
@@ -204,6 +208,7 @@ func ZeroOneBFS(ctx context.Context, sp ZeroOneSpace, opt Options) (*ZeroOneResu
 		counts = append(counts, e)
 		slotCounts = append(slotCounts, s)
 		r.reached.Add(s)
+		r.entries.Add(e)
 		cur, next = next, cur // expandLevel cleared cur while reading it
 	}
 	counts, slotCounts = trimZeros(counts), trimZeros(slotCounts)
@@ -342,8 +347,8 @@ func (r *zoRun) claim(w *zoWorker, cand []uint64, d uint64, fresh []uint64, fron
 // reportProgress starts the progress ticker; the returned func stops it and sends the
 // final report.
 func (r *zoRun) reportProgress(start time.Time) func() {
-	n := r.sp.Slots()
-	return startProgress(r.opt, r.sp, start, func(p *Progress) {
-		p.Level, p.Reached, p.Slots = int(r.level.Load()), r.reached.Load(), n
+	entries := r.sp.Slots() >> r.eb
+	return startProgress(r.opt, nil, start, func(p *Progress) {
+		p.Level, p.Reached, p.Slots, p.Expect = int(r.level.Load()), r.entries.Load(), entries, entries
 	})
 }

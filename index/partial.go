@@ -33,6 +33,9 @@ type PartialPerm struct {
 	// radix[i] = n-i, the number of values digit i can take; recip[i] its reciprocal
 	// for divFast (numerators below 2^32).
 	radix, recip [maxPartialN]uint64
+	// lowSize is the number of slots that share their leading k - lowDigits() digits
+	// (the product of the trailing radices), for PartialCursor.Seek.
+	lowSize uint64
 }
 
 // PartialPermSize returns n!/(n-k)! and whether the pair is supported:
@@ -61,12 +64,15 @@ func NewPartialPerm(n, k int) *PartialPerm {
 		panic(fmt.Sprintf("index.NewPartialPerm: n = %d, k = %d unsupported (want 1 <= n <= %d, 0 <= k <= n, n!/(n-k)! < 2^63)",
 			n, k, maxPartialN))
 	}
-	p := &PartialPerm{n: n, k: k, size: size}
+	p := &PartialPerm{n: n, k: k, size: size, lowSize: 1}
 	for i := range k {
 		d := uint64(n - i)
 		p.radix[i] = d
 		if d >= 2 {
 			p.recip[i] = ^uint64(0)/d + 1
+		}
+		if i >= k-p.lowDigits() {
+			p.lowSize *= d
 		}
 	}
 	return p

@@ -203,3 +203,71 @@ func TestPartialPermNoAlloc(t *testing.T) {
 	}
 	_ = sink
 }
+
+// TestPartialCursor moves cursors by Next over every slot of small schemes and by Seek
+// to sorted and random slots of larger ones, and checks each tuple against Unrank, the
+// masks against the tuple, and that the values before the reported position stayed.
+func TestPartialCursor(t *testing.T) {
+	t.Parallel()
+	check := func(t *testing.T, p *PartialPerm, c *PartialCursor, slot uint64, from int, prev []uint8) {
+		t.Helper()
+		want := make([]uint8, p.K())
+		p.Unrank(slot, want)
+		got := c.Cells()
+		if c.Slot() != slot || !slices.Equal(got, want) {
+			t.Fatalf("n=%d k=%d slot %d: cursor at %d holds %v, want %v", p.N(), p.K(), slot, c.Slot(), got, want)
+		}
+		if !slices.Equal(prev[:from], got[:from]) || (from < p.K() && prev[from] == got[from]) {
+			t.Fatalf("n=%d k=%d slot %d: from %d, but %v -> %v", p.N(), p.K(), slot, from, prev, got)
+		}
+		var used uint32
+		for i, x := range got {
+			if c.Used(i) != used {
+				t.Fatalf("n=%d k=%d slot %d: Used(%d) %b, want %b", p.N(), p.K(), slot, i, c.Used(i), used)
+			}
+			used |= 1 << x
+		}
+		if c.Used(p.K()) != used {
+			t.Fatalf("n=%d k=%d slot %d: Used(k) %b, want %b", p.N(), p.K(), slot, c.Used(p.K()), used)
+		}
+	}
+	for _, nk := range [][2]int{{1, 1}, {3, 0}, {4, 2}, {5, 5}, {7, 3}, {8, 4}, {9, 8}} {
+		p := NewPartialPerm(nk[0], nk[1])
+		c := p.NewCursor()
+		check(t, p, c, 0, p.K(), slices.Clone(c.Cells()))
+		for s := uint64(1); s < p.Size(); s++ {
+			prev := slices.Clone(c.Cells())
+			from, ok := c.Next()
+			if !ok {
+				t.Fatalf("n=%d k=%d: Next stopped at %d of %d", nk[0], nk[1], s, p.Size())
+			}
+			check(t, p, c, s, from, prev)
+		}
+		if _, ok := c.Next(); ok || c.Slot() != p.Size()-1 {
+			t.Fatalf("n=%d k=%d: Next went past the last slot", nk[0], nk[1])
+		}
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, nk := range [][2]int{{16, 8}, {16, 7}, {25, 6}, {25, 12}, {32, 13}, {12, 11}} {
+		p := NewPartialPerm(nk[0], nk[1])
+		c := p.NewCursor()
+		slots := make([]uint64, 4000)
+		for i := range slots {
+			slots[i] = rng.Uint64N(p.Size())
+		}
+		sorted := slices.Clone(slots)
+		slices.Sort(sorted)
+		base := rng.Uint64N(p.Size() - 5000)
+		dense := make([]uint64, 2000)
+		for i := range dense {
+			dense[i] = base + uint64(i)*uint64(1+i%3)
+		}
+		for _, seq := range [][]uint64{slots, sorted, dense} {
+			for _, s := range seq {
+				prev := slices.Clone(c.Cells())
+				from := c.Seek(s)
+				check(t, p, c, s, from, prev)
+			}
+		}
+	}
+}

@@ -80,7 +80,7 @@ func runBuild(e *env, args []string) error {
 	resume := fs.Bool("resume", false, "continue from the checkpoint OUT.ckpt of an interrupted build of the same table")
 	ckpt := fs.String("checkpoint", "auto", "log every completed level to OUT.ckpt so that --resume can continue: auto (builds of 16M slots or more), always, never")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the build to this file (for go tool pprof)")
+	profile := cpuProfileFlag(fs)
 	if err := parseBuildFlags(fs, args, out, "FILE", workers); err != nil {
 		return err
 	}
@@ -99,17 +99,11 @@ func runBuild(e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := profile()
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	bar := newStatus(e, 0)
@@ -223,4 +217,27 @@ func parseBuildFlags(fs *flag.FlagSet, args []string, out *string, what string, 
 		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
 	}
 	return nil
+}
+
+// cpuProfileFlag declares --cpuprofile on fs; the returned func starts the profile it
+// names (if any) and returns the func that stops and closes it.
+func cpuProfileFlag(fs *flag.FlagSet) func() (stop func(), err error) {
+	path := fs.String("cpuprofile", "", "write a CPU profile of the build to this file (for go tool pprof)")
+	return func() (func(), error) {
+		if *path == "" {
+			return func() {}, nil
+		}
+		f, err := os.Create(*path)
+		if err != nil {
+			return nil, err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return nil, err
+		}
+		return func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}, nil
+	}
 }

@@ -71,6 +71,7 @@ func runBuildPDB(e *env, args []string) error {
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers")
 	out := fs.String("o", "", "output directory (required)")
 	asJSON := fs.Bool("json", false, "print the manifest as JSON")
+	profile := cpuProfileFlag(fs)
 	if err := parseBuildFlags(fs, args, out, "DIR", workers); err != nil {
 		return err
 	}
@@ -86,6 +87,11 @@ func runBuildPDB(e *env, args []string) error {
 		return fmt.Errorf("%w: --group %d: the set has %d groups", errUsage, *group, len(spec.Groups))
 	}
 
+	stopProfile, err := profile()
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	bar := newStatus(e, 0)

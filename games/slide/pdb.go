@@ -10,13 +10,20 @@ import (
 )
 
 // PDBSpace is the abstract space of one pattern-database group: the placements of the
-// group's k tiles on the n cells, ranked by index.PartialPerm, each with the blank on one
-// of the n-k free cells. A slot is placement rank << EntryBits() | the blank's digit among
-// the free cells (index.Digit), so an entry is one placement. A move of the blank into a
-// free cell costs 0, a move of a group tile into the blank costs 1 (the other tiles are
-// not tracked): it satisfies builder.ZeroOneSpace and builder.ZeroClosed structurally.
-// The least cost of an entry, minimised over the blank, is the group's pattern-database
-// value of the placement.
+// group's k tiles on the n cells, ranked by index.PartialPerm, each with the blank
+// somewhere in one region of the free cells (a connected set of cells without a group
+// tile). Moves of the blank inside its region cost nothing, so the region, not the
+// blank's cell, is the state: a move of a group tile into a cell of the region costs 1
+// and leaves the blank on the tile's old cell, in whatever region that cell now belongs
+// to (the other tiles are not tracked). A slot is placement rank << EntryBits() | the
+// digit among the free cells (index.Digit) of the region's lowest cell, so an entry is
+// one placement and the slots of other digits are holes. The least cost of an entry,
+// minimised over its regions, is the group's pattern-database value of the placement.
+//
+// Searching regions instead of blank cells reaches each abstract state once rather than
+// once per cell of its region (eight times for the 8-tile group of the 15-puzzle). It
+// satisfies builder.ZeroOneSpace and builder.ZeroClosed structurally, with no zero-cost
+// moves left.
 type PDBSpace struct {
 	geo       *Geometry
 	n, k      int
@@ -28,7 +35,19 @@ type PDBSpace struct {
 	// weight[i] is the place value of the partial-permutation digit of tiles[i]:
 	// (n-i-1)·(n-i-2)···(n-k+1), so rank = Σ digit[i]·weight[i].
 	weight [32]uint64
+	// all is the mask of the board's cells; notFirstCol and notLastCol those outside
+	// the first and the last column, where a shift by one cell must not land.
+	all, notFirstCol, notLastCol uint32
+	cols                         uint
+	// regionDigits[free], on boards of at most 16 cells, holds in nibble c the digit of
+	// the lowest cell of c's region among the free cells free (for masks of n-k cells
+	// only): a table of 512 KiB at most, of which the masks in use touch a fifth, that
+	// replaces a flood fill per move. Nil on larger boards.
+	regionDigits []uint64
 }
+
+// regionTableCells is the largest board whose region digits are tabulated.
+const regionTableCells = 16
 
 // PDBSlots is the number of slots of the abstract space of a group of k tiles on n
 // cells: n!/(n-k)! placements << the bits numbering the blank's n-k cells. ok is false
@@ -76,80 +95,127 @@ func NewPDBSpace(geo *Geometry, goal Goal, tiles []uint8) (*PDBSpace, error) {
 	for _, t := range tiles {
 		s.goalCell = append(s.goalCell, uint8(slices.Index(gb, t)))
 	}
+	s.all, s.cols = uint32(1)<<n-1, uint(geo.Cols)
 	for c := range n {
 		for _, x := range geo.Neighbors(c) {
 			s.nb[c] |= 1 << x
+		}
+		if c%geo.Cols != 0 {
+			s.notFirstCol |= 1 << c
+		}
+		if c%geo.Cols != geo.Cols-1 {
+			s.notLastCol |= 1 << c
+		}
+	}
+	if n <= regionTableCells {
+		s.regionDigits = make([]uint64, 1<<n)
+		for free := uint32(0); free <= s.all; free++ {
+			if bits.OnesCount32(free) != n-k {
+				continue
+			}
+			for left := free; left != 0; {
+				region := s.flood(left&-left, free)
+				d := index.Digit(^free, uint8(bits.TrailingZeros32(region)))
+				for m := region; m != 0; m &= m - 1 {
+					s.regionDigits[free] |= d << (4 * bits.TrailingZeros32(m))
+				}
+				left &^= region
+			}
 		}
 	}
 	return s, nil
 }
 
-// ZeroClosed tells the search that zero returns the blank's whole region.
+// flood returns the region of free reached from the cells of seed (a subset of free) by
+// steps between adjacent cells of free: all the cells of the region grow by one step at
+// once.
+func (s *PDBSpace) flood(seed, free uint32) uint32 {
+	for r := seed; ; {
+		g := (r | s.around(r)) & free
+		if g == r {
+			return r
+		}
+		r = g
+	}
+}
+
+// around returns the cells adjacent to a cell of r.
+func (s *PDBSpace) around(r uint32) uint32 {
+	return (r<<1&s.notFirstCol | r>>1&s.notLastCol | r<<s.cols | r>>s.cols) & s.all
+}
+
+// regionOf returns the slot digit of the region of cell c when the group tiles
+// occupy occ (c not among them): the digit of the region's lowest cell.
+func (s *PDBSpace) regionOf(occ uint32, c uint8) uint64 {
+	free := s.all &^ occ
+	if s.regionDigits != nil {
+		return s.regionDigits[free] >> (4 * c & 63) & 15
+	}
+	region := s.flood(1<<c, free)
+	return index.Digit(occ, uint8(bits.TrailingZeros32(region)))
+}
+
+// ZeroClosed tells the search that zero-cost moves are folded into the states: zero
+// returns nothing.
 func (s *PDBSpace) ZeroClosed() bool { return true }
 
 // Slots is the number of slots: placements << EntryBits().
 func (s *PDBSpace) Slots() uint64 { return s.pp.Size() << s.eb }
 
-// EntryBits is the number of bits of the blank's digit in a slot.
+// EntryBits is the number of bits of a region's digit in a slot.
 func (s *PDBSpace) EntryBits() int { return int(s.eb) }
 
 // DepthBound bounds the values so that they fit a byte.
 func (s *PDBSpace) DepthBound() uint64 { return 253 }
 
-// ExpectedStates is the number of abstract states: every placement with every blank cell.
-func (s *PDBSpace) ExpectedStates() uint64 { return s.pp.Size() * uint64(s.n-s.k) }
-
-// Goals is the slot of the goal placement with the blank on its goal cell.
+// Goals is the slot of the goal placement with the blank's region around its goal cell.
 func (s *PDBSpace) Goals() []uint64 {
 	var occ uint32
 	for _, c := range s.goalCell {
 		occ |= 1 << c
 	}
-	return []uint64{s.pp.Rank(s.goalCell)<<s.eb | index.Digit(occ, s.goalBlank)}
+	return []uint64{s.pp.Rank(s.goalCell)<<s.eb | s.regionOf(occ, s.goalBlank)}
 }
 
 // pdbExpander is one worker's move generator. Slots of the frontier arrive sorted, so
-// the placement of the last entry is kept unranked for unit; zero gets the slots the
-// search just claimed, mostly the successors unit has just made, so unit leaves their
-// occupied cells in a small direct-mapped cache where zero finds them without unranking.
+// the placement of the last entry is kept unranked.
 type pdbExpander struct {
 	s     *PDBSpace
 	last  uint64
-	cells [32]uint8
+	cur   *index.PartialCursor
 	occ   uint32
 	owner [32]uint8 // owner[c]: index of the group tile on cell c (when occ has c)
-	cache [1 << pdbCacheBits]occEntry
+	// earlier[i] is the mask of the cells of tiles 0..i-1; weightAt[c] the place value
+	// of the digit of the tile on cell c.
+	earlier  [32]uint32
+	weightAt [32]uint64
 }
 
-const pdbCacheBits = 12
-
-// occEntry caches the occupied cells of one entry.
-type occEntry struct {
-	entry uint64 // ^0: empty
-	occ   uint32
-}
-
-// NewExpanders returns one worker's move generators: zero appends the blank's whole
-// region (free cells reached without moving a group tile), unit the moves of group
-// tiles into the blank.
+// NewExpanders returns one worker's move generators: zero appends nothing (a state is a
+// whole region already), unit the moves of group tiles into the region.
 func (s *PDBSpace) NewExpanders() (zero, unit func(dst, src []uint64) []uint64) {
 	x := cacheline.New[pdbExpander]() // apart from the other workers' expanders
-	x.s, x.last = s, ^uint64(0)
-	for i := range x.cache {
-		x.cache[i].entry = ^uint64(0)
-	}
-	return x.zero, x.unit
+	x.s, x.cur = s, s.pp.NewCursor()
+	x.refresh(0)
+	return func(dst, _ []uint64) []uint64 { return dst }, x.unit
 }
 
+// load unranks placement e, redoing only the tiles whose cells changed since the last.
 func (x *pdbExpander) load(e uint64) {
-	x.s.pp.Unrank(e, x.cells[:])
-	var occ uint32
-	for i, c := range x.cells[:x.s.k] {
-		occ |= 1 << c
+	x.refresh(x.cur.Seek(e))
+}
+
+// refresh updates the tables of the tiles from the from-th on to the cursor's placement.
+func (x *pdbExpander) refresh(from int) {
+	cells := x.cur.Cells()
+	for i := from; i < len(cells); i++ {
+		c := cells[i] & 31
+		x.earlier[i&31] = x.cur.Used(i)
 		x.owner[c] = uint8(i)
+		x.weightAt[c] = x.s.weight[i&31]
 	}
-	x.occ = occ
-	x.last = e
+	x.occ = x.cur.Used(len(cells))
+	x.last = x.cur.Slot()
 }
 
 // nthFree returns the free cell with digit d (the d-th cell, from 0, not in occ).
@@ -161,76 +227,44 @@ func nthFree(occ uint32, d uint64) uint8 {
 	return uint8(bits.TrailingZeros32(m))
 }
 
-// zero appends, for each slot, the slots of every cell of the blank's region: the free
-// cells it reaches without moving a group tile (a flood fill over cell masks).
-func (x *pdbExpander) zero(dst, src []uint64) []uint64 {
-	eb, mask := x.s.eb, uint64(1)<<x.s.eb-1
-	nb := &x.s.nb
-	for _, s := range src {
-		e := s >> eb
-		var occ uint32
-		if ce := &x.cache[e&(1<<pdbCacheBits-1)]; ce.entry == e {
-			occ = ce.occ
-		} else {
-			if e != x.last {
-				x.load(e)
-			}
-			occ = x.occ
-		}
-		region := uint32(1) << nthFree(occ, s&mask)
-		for todo := region; todo != 0; {
-			c := bits.TrailingZeros32(todo)
-			todo &= todo - 1
-			add := nb[c&31] &^ occ &^ region
-			region |= add
-			todo |= add
-		}
-		for m := region; m != 0; m &= m - 1 {
-			c := uint8(bits.TrailingZeros32(m))
-			dst = append(dst, e<<eb|index.Digit(occ, c))
-		}
-	}
-	return dst
-}
-
-// unit appends the moves of group tiles into the blank.
+// unit appends the moves of group tiles into the region: every group tile next to a
+// cell of the region moves onto that cell, and the successor's region is the one of the
+// tile's old cell.
 //
 // The successor's rank is the entry's plus a correction: tile i moving from c to the
-// blank's cell b changes its own digit, and the digit of each later tile on a cell
+// region's cell b changes its own digit, and the digit of each later tile on a cell
 // strictly between b and c by one (no cell lies between for a horizontal move; cols-1
 // cells do for a vertical one).
 func (x *pdbExpander) unit(dst, src []uint64) []uint64 {
-	eb, mask := x.s.eb, uint64(1)<<x.s.eb-1
-	w := &x.s.weight
-	for _, s := range src {
-		e := s >> eb
+	s := x.s
+	eb, mask := s.eb, uint64(1)<<s.eb-1
+	w := &s.weight
+	for _, slot := range src {
+		e := slot >> eb
 		if e != x.last {
 			x.load(e)
 		}
-		b := nthFree(x.occ, s&mask)
-		for _, c := range x.s.geo.Neighbors(int(b)) {
-			if x.occ&(1<<c) == 0 {
-				continue
-			}
+		region := s.flood(1<<nthFree(x.occ, slot&mask), s.all&^x.occ)
+		for tiles := s.around(region) & x.occ; tiles != 0; tiles &= tiles - 1 {
+			c := uint8(bits.TrailingZeros32(tiles))
 			i := x.owner[c]
-			lo, hi := min(b, c), max(b, c)
-			var before, after uint64 // tiles between lo and hi before i; weights of those after
-			for m := x.occ & (uint32(1)<<hi - 1) &^ (uint32(2)<<lo - 1); m != 0; m &= m - 1 {
-				if j := x.owner[bits.TrailingZeros32(m)&31]; j < i {
-					before++
-				} else {
-					after += w[j&31]
+			for to := s.nb[c&31] & region; to != 0; to &= to - 1 {
+				b := uint8(bits.TrailingZeros32(to))
+				lo, hi := min(b, c), max(b, c)
+				between := x.occ & (uint32(1)<<hi - 1) &^ (uint32(2)<<lo - 1)
+				before := uint64(bits.OnesCount32(between & x.earlier[i&31]))
+				var after uint64 // the place values of the later tiles in between
+				for m := between &^ x.earlier[i&31]; m != 0; m &= m - 1 {
+					after += x.weightAt[bits.TrailingZeros32(m)&31]
 				}
+				var r uint64
+				if b < c {
+					r = e - (uint64(c-b)-before)*w[i&31] - after
+				} else {
+					r = e + (uint64(b-c)-before)*w[i&31] + after
+				}
+				dst = append(dst, r<<eb|s.regionOf(x.occ&^(1<<c)|1<<b, c))
 			}
-			var r uint64
-			if b < c {
-				r = e - (uint64(c-b)-before)*w[i&31] - after
-			} else {
-				r = e + (uint64(b-c)-before)*w[i&31] + after
-			}
-			occ := x.occ&^(1<<c) | 1<<b
-			x.cache[r&(1<<pdbCacheBits-1)] = occEntry{r, occ}
-			dst = append(dst, r<<eb|index.Digit(occ, c))
 		}
 	}
 	return dst

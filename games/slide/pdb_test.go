@@ -49,9 +49,42 @@ func newPDBSpace(t *testing.T, rows, cols int, goal slide.Goal, tiles []uint8) (
 	return geo, sp
 }
 
-// TestPDBSpaceMoves checks the move generators on random slots of larger boards
-// against a direct computation: unit by re-ranking the moved placement in full, zero by a
-// breadth-first search of the blank's region.
+// regionOf returns the cells reached from blank through cells without a pattern tile,
+// by a breadth-first search over adjacent, independently of PDBSpace's masks.
+func regionOf(rows, cols int, cells []uint8, blank int) []int {
+	seen := map[int]bool{blank: true}
+	out := []int{blank}
+	for i := 0; i < len(out); i++ {
+		for _, y := range adjacent(rows, cols, out[i]) {
+			if !seen[y] && !slices.Contains(cells, uint8(y)) {
+				seen[y] = true
+				out = append(out, y)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// regionSlot is the slot of the placement cells with the blank anywhere in the region of
+// cell blank: the placement's rank, then the digit of the region's lowest cell among the
+// free cells.
+func regionSlot(rows, cols int, pp *index.PartialPerm, eb int, cells []uint8, blank int) uint64 {
+	low := regionOf(rows, cols, cells, blank)[0]
+	digit := 0
+	for x := range low {
+		if !slices.Contains(cells, uint8(x)) {
+			digit++
+		}
+	}
+	return pp.Rank(cells)<<eb | uint64(digit)
+}
+
+// TestPDBSpaceMoves checks the move generator on random slots of larger boards against
+// a direct computation: every group tile next to the blank's region moves onto each
+// region cell next to it, the successor's region found by a breadth-first search and
+// its placement ranked in full. A state is a whole region, so zero has nothing to add.
+// The 4×4 cases read the region table, the 5×5 case floods.
 func TestPDBSpaceMoves(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(11, 12))
@@ -63,7 +96,9 @@ func TestPDBSpaceMoves(t *testing.T) {
 		{4, 4, slide.BlankFirst, []uint8{8, 9, 10, 11, 12, 13, 14, 15}},
 		{4, 4, slide.BlankLast, []uint8{1, 2, 5, 6, 9, 10, 13}},
 		{5, 5, slide.BlankLast, []uint8{3, 7, 11, 12, 19, 24}},
+		{5, 5, slide.BlankFirst, []uint8{1, 2, 3, 5, 6, 7, 10, 11, 12, 15, 16, 17}},
 		{3, 5, slide.BlankFirst, []uint8{1, 14, 2, 13}},
+		{2, 4, slide.BlankLast, []uint8{1, 2, 3, 4, 5}},
 	} {
 		_, sp := newPDBSpace(t, c.rows, c.cols, c.goal, c.tiles)
 		zero, unit := sp.NewExpanders()
@@ -81,52 +116,96 @@ func TestPDBSpaceMoves(t *testing.T) {
 			}
 			d := rng.IntN(len(free))
 			blank, slot := free[d], e<<eb|uint64(d)
-			slotOf := func(cl []uint8, blank int) uint64 {
-				digit := 0
-				for x := range blank {
-					if !slices.Contains(cl, uint8(x)) {
-						digit++
-					}
-				}
-				return pp.Rank(cl)<<eb | uint64(digit)
-			}
-			var wantUnit, wantZero []uint64
-			for _, nc := range adjacent(c.rows, c.cols, blank) {
-				if j := slices.Index(cells, uint8(nc)); j >= 0 {
-					moved := slices.Clone(cells)
-					moved[j] = uint8(blank)
-					wantUnit = append(wantUnit, slotOf(moved, nc))
-				}
-			}
-			region := map[int]bool{blank: true}
-			todo := []int{blank}
-			for len(todo) > 0 {
-				x := todo[0]
-				todo = todo[1:]
-				wantZero = append(wantZero, slotOf(cells, x))
-				for _, y := range adjacent(c.rows, c.cols, x) {
-					if !region[y] && !slices.Contains(cells, uint8(y)) {
-						region[y] = true
-						todo = append(todo, y)
+			var want []uint64
+			for _, b := range regionOf(c.rows, c.cols, cells, blank) {
+				for _, nc := range adjacent(c.rows, c.cols, b) {
+					if j := slices.Index(cells, uint8(nc)); j >= 0 {
+						moved := slices.Clone(cells)
+						moved[j] = uint8(b)
+						want = append(want, regionSlot(c.rows, c.cols, pp, eb, moved, nc))
 					}
 				}
 			}
-			gotUnit := unit(nil, []uint64{slot})
-			gotZero := zero(nil, []uint64{slot})
-			slices.Sort(gotUnit)
-			slices.Sort(gotZero)
-			slices.Sort(wantUnit)
-			slices.Sort(wantZero)
-			if !slices.Equal(gotUnit, wantUnit) || !slices.Equal(gotZero, wantZero) {
-				t.Fatalf("%d×%d %v, cells %v, blank %d: unit %v zero %v, want %v %v",
-					c.rows, c.cols, c.tiles, cells, blank, gotUnit, gotZero, wantUnit, wantZero)
+			got := unit(nil, []uint64{slot})
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%d×%d %v, cells %v, blank %d: unit %v, want %v", c.rows, c.cols, c.tiles, cells, blank, got, want)
+			}
+			if z := zero(nil, []uint64{slot}); len(z) != 0 {
+				t.Fatalf("%d×%d %v, cells %v, blank %d: zero %v, want none", c.rows, c.cols, c.tiles, cells, blank, z)
 			}
 		}
 	}
 }
 
-// TestPDBSpaceSearch runs the 0-1 search over small spaces: every abstract state is
-// reached and the goal placement has value 0.
+// pdbOracle is a sequential 0-1 breadth-first search (a deque) over (cells of the group
+// tiles, blank cell), written apart from PDBSpace and sharing only the rules: the blank
+// moves onto a free cell at no cost, a group tile moves onto the blank at cost 1. It
+// returns each placement's least cost over the blank, by placement rank, and the number
+// of (placement, blank region) pairs reached.
+func pdbOracle(rows, cols int, goal slide.Goal, tiles []uint8) (values map[uint64]int, regions int) {
+	n := rows * cols
+	pp := index.NewPartialPerm(n, len(tiles))
+	geo, _ := slide.NewGeometry(rows, cols)
+	gb := geo.GoalBoard(goal)
+	type state struct {
+		cells string
+		blank int
+	}
+	start := state{blank: slices.Index(gb, 0)}
+	for _, t := range tiles {
+		start.cells += string(rune(slices.Index(gb, t)))
+	}
+	dist := map[state]int{start: 0}
+	// The deque's front holds states of the current cost only, so it can be a stack.
+	var front []state
+	queue := []state{start}
+	for len(front)+len(queue) > 0 {
+		var s state
+		if len(front) > 0 {
+			s, front = front[len(front)-1], front[:len(front)-1]
+		} else {
+			s, queue = queue[0], queue[1:]
+		}
+		d := dist[s]
+		for _, y := range adjacent(rows, cols, s.blank) {
+			cl := []byte(s.cells)
+			next, cost := state{s.cells, y}, 0
+			if j := slices.Index(cl, byte(y)); j >= 0 {
+				cl[j] = byte(s.blank)
+				next, cost = state{string(cl), y}, 1
+			}
+			if old, ok := dist[next]; ok && old <= d+cost {
+				continue
+			}
+			dist[next] = d + cost
+			if cost == 0 {
+				front = append(front, next)
+			} else {
+				queue = append(queue, next)
+			}
+		}
+	}
+	values = map[uint64]int{}
+	pairs := map[uint64]bool{}
+	eb := 0
+	for 1<<eb < n-len(tiles) {
+		eb++
+	}
+	for s, d := range dist {
+		cells := []uint8(s.cells)
+		r := pp.Rank(cells)
+		if v, ok := values[r]; !ok || d < v {
+			values[r] = d
+		}
+		pairs[regionSlot(rows, cols, pp, eb, cells, s.blank)] = true
+	}
+	return values, len(pairs)
+}
+
+// TestPDBSpaceSearch runs the 0-1 search over small spaces and compares every
+// placement's value, and the number of states reached, with pdbOracle.
 func TestPDBSpaceSearch(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -135,15 +214,27 @@ func TestPDBSpaceSearch(t *testing.T) {
 		tiles      []uint8
 	}{
 		{2, 3, slide.BlankLast, []uint8{1, 2, 3}},
+		{2, 3, slide.BlankFirst, []uint8{5, 1}},
 		{3, 3, slide.BlankFirst, []uint8{5, 6, 7, 8}},
+		{3, 3, slide.BlankLast, []uint8{1, 2, 3, 4, 5, 6}},
+		{3, 3, slide.BlankLast, []uint8{8, 2, 6}},
+		{4, 4, slide.BlankFirst, []uint8{5, 10, 15}},
+		{2, 5, slide.BlankLast, []uint8{1, 2, 3, 4, 5, 6}},
 	} {
 		geo, sp := newPDBSpace(t, c.rows, c.cols, c.goal, c.tiles)
-		res, err := builder.ZeroOneBFS(context.Background(), sp, builder.Options{Workers: 2})
+		res, err := builder.ZeroOneBFS(context.Background(), sp, builder.Options{Workers: 2, Batch: 64})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Unreached != 0 || res.Reached != sp.ExpectedStates() {
-			t.Fatalf("%v %v: unreached %d, reached %d, want %d", geo, c.tiles, res.Unreached, res.Reached, sp.ExpectedStates())
+		want, regions := pdbOracle(c.rows, c.cols, c.goal, c.tiles)
+		if res.Unreached != 0 || uint64(len(want)) != res.Entries || res.Reached != uint64(regions) {
+			t.Fatalf("%v %v: %d entries, %d unreached, %d states reached; oracle: %d placements, %d states",
+				geo, c.tiles, res.Entries, res.Unreached, res.Reached, len(want), regions)
+		}
+		for e, v := range want {
+			if got := res.Values.Get(e); got != uint64(v) {
+				t.Fatalf("%v %v: placement %d has value %d, oracle %d", geo, c.tiles, e, got, v)
+			}
 		}
 		if g := sp.Goals()[0] >> sp.EntryBits(); res.Values.Get(g) != 0 {
 			t.Fatalf("%v %v: goal placement has value %d", geo, c.tiles, res.Values.Get(g))

@@ -89,6 +89,14 @@ func (g *PDBGroup) Slots() uint64 { return g.pp.Size() }
 // Unrank writes the cells of entry e's placement to cells (len ≥ K()).
 func (g *PDBGroup) Unrank(e uint64, cells []uint8) { g.pp.Unrank(e, cells) }
 
+// NewCursor returns a cursor at entry e, for passes over the entries in order (see
+// index.PartialCursor).
+func (g *PDBGroup) NewCursor(e uint64) *index.PartialCursor {
+	c := g.pp.NewCursor()
+	c.Seek(e)
+	return c
+}
+
 // Rank returns the entry of a placement (cells[i] = cell of the i-th tile).
 func (g *PDBGroup) Rank(cells []uint8) uint64 { return g.pp.Rank(cells) }
 
