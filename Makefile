@@ -101,6 +101,7 @@ bench-big: build
 	$(REPEATER) -n $(REPEAT) -label "slide 2x6" -- $(BIN) build slide --rows 2 --cols 6 --workers $(WORKERS) -o $(DATA)/slide-2x6.tsm | tee bench/slide-2x6.txt
 	$(REPEATER) -n $(REPEAT) -label "hanoi 3x20" -- $(BIN) build hanoi --pegs 3 --disks 20 --workers $(WORKERS) -o $(DATA)/hanoi-3x20.tsm | tee bench/hanoi-3x20.txt
 	$(REPEATER) -n $(REPEAT) -label "hanoi 4x16" -- $(BIN) build hanoi --pegs 4 --disks 16 --workers $(WORKERS) -o $(DATA)/hanoi-4x16.tsm | tee bench/hanoi-4x16.txt
+	$(REPEATER) -n $(REPEAT) -label "pdb 7-8" -- $(BIN) build pdb --rows 4 --cols 4 --goal blank-first --partition 7-8 --workers $(WORKERS) -o $(DATA)/pdb78-bench | tee bench/pdb78.txt
 	$(BIN) bench hanoi --pegs 4 --disks 13 --workers $(WORKERS) | tee bench/hanoi-4x13.txt
 	$(BIN) bench hanoi --pegs 3 --disks 16 --workers $(WORKERS) | tee bench/hanoi-3x16.txt
 
