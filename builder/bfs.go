@@ -37,10 +37,10 @@ type Options struct {
 // Progress is a snapshot of a running search.
 type Progress struct {
 	Level   int           // the level being expanded
-	Reached uint64        // states with a known remoteness so far
+	Reached uint64        // states with a known remoteness so far (ZeroOneBFS: entries with a value)
 	Base    uint64        // of those, the states known when this run started (from a checkpoint)
-	Expect  uint64        // expected number of reachable states (0: unknown)
-	Slots   uint64        // size of the slot space
+	Expect  uint64        // expected number of reachable states (0: unknown; ZeroOneBFS: all entries)
+	Slots   uint64        // size of the slot space (ZeroOneBFS: the number of entries)
 	Elapsed time.Duration // since the search started
 	Done    bool          // the search has ended
 }

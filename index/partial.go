@@ -25,8 +25,8 @@ const maxPartialN = 32
 // by NewPartialPerm(n, k+1), whose last digit has n-k values, Rank(t) / (n-k) is the rank
 // of its first k values under NewPartialPerm(n, k), and Rank(t) % (n-k) is Digit(used,
 // t[k]), the number of values below t[k] that the first k leave free. A pattern database
-// whose abstract state is (pattern cells, blank cell) uses this to project a state onto
-// its entry.
+// whose abstract state is (pattern cells, a free cell) uses this to project a state onto
+// its entry (slide.PDBSpace names the blank's region by its lowest free cell).
 type PartialPerm struct {
 	n, k int
 	size uint64
