@@ -262,11 +262,28 @@ func TestPartialCursor(t *testing.T) {
 		for i := range dense {
 			dense[i] = base + uint64(i)*uint64(1+i%3)
 		}
-		for _, seq := range [][]uint64{slots, sorted, dense} {
+		// Slots just below the edge of a block of slots sharing their leading digits,
+		// so that Next carries into the leading part.
+		edges := make([]uint64, 1000)
+		for i := range edges {
+			h := 1 + rng.Uint64N(p.Size()/p.lowSize-1)
+			edges[i] = h*p.lowSize - 1 - uint64(i%3)
+		}
+		for _, seq := range [][]uint64{slots, sorted, dense, edges} {
 			for _, s := range seq {
 				prev := slices.Clone(c.Cells())
 				from := c.Seek(s)
 				check(t, p, c, s, from, prev)
+				// A few steps of Next between seeks: the next Seek must not trust a
+				// leading part that Next carried into.
+				for step := range s % 4 {
+					if s+step+1 >= p.Size() {
+						break
+					}
+					prev = slices.Clone(c.Cells())
+					from, _ = c.Next()
+					check(t, p, c, s+step+1, from, prev)
+				}
 			}
 		}
 	}

@@ -85,7 +85,9 @@ func (c *PartialCursor) Next() (from int, ok bool) {
 		c.digits[i&(maxPartialN-1)] = 0
 	}
 	c.slot++
-	c.hi = c.slot / p.lowSize
+	if i < p.k-p.lowDigits() { // a carry into the leading digits: no division per step otherwise
+		c.hi = c.slot / p.lowSize
+	}
 	c.fill(i)
 	return i, true
 }
