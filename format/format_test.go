@@ -302,9 +302,31 @@ func TestPackedBlock(t *testing.T) {
 				lo := uint64(b) * per
 				codes := make([]uint32, min(per, n-lo))
 				testSource(7, bits)(codes, lo)
-				if want := pack(nil, codes, bits); !bytes.Equal(got, want) {
+				want := pack(nil, codes, bits)
+				if !bytes.Equal(got, want) {
 					t.Fatalf("%d bits, %d slots, block %d: packed bytes differ", bits, n, b)
 				}
+				// Into a destination with no room, and with room after it: the same
+				// bytes, and nothing before the destination touched.
+				if r.PackedBlockBytes(b) != len(want) {
+					t.Fatalf("%d bits, block %d: PackedBlockBytes %d, want %d", bits, b, r.PackedBlockBytes(b), len(want))
+				}
+				for _, room := range []int{0, 1, decodeSlack, 100} {
+					arena := bytes.Repeat([]byte{0xA5}, 8+len(want)+room)
+					dst := arena[8 : 8+len(want) : 8+len(want)+room]
+					if err := r.PackedBlockInto(b, dst); err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(dst, want) || !bytes.Equal(arena[:8], bytes.Repeat([]byte{0xA5}, 8)) {
+						t.Fatalf("%d bits, %d slots, block %d, room %d: PackedBlockInto differs", bits, n, b, room)
+					}
+				}
+				if err := r.PackedBlockInto(b, make([]byte, len(want)+1)); err == nil {
+					t.Fatal("a destination of the wrong length must be an error")
+				}
+			}
+			if err := r.PackedBlockInto(r.Blocks(), nil); err == nil {
+				t.Fatal("a block past the end must be an error")
 			}
 			if _, err := r.PackedBlock(r.Blocks(), nil); err == nil {
 				t.Fatal("a block past the end must be an error")
@@ -329,5 +351,8 @@ func TestPackedBlock(t *testing.T) {
 	defer r.Close()
 	if _, err := r.PackedBlock(0, nil); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("damaged block: %v, want ErrCorrupt", err)
+	}
+	if err := r.PackedBlockInto(0, make([]byte, r.PackedBlockBytes(0))); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("damaged block into place: %v, want ErrCorrupt", err)
 	}
 }

@@ -206,21 +206,34 @@ func loadPDBTable(dir string, m *PDBManifest, gi int, g *slide.PDBGroup, opt PDB
 
 // forceRepack turns off copyPacked, and packedCopies counts its calls, for the tests that
 // compare it with repack.
+// inPlaceCopies counts those of copyPacked's calls that decode blocks straight into place.
 var (
-	forceRepack  bool
-	packedCopies atomic.Int64
+	forceRepack   bool
+	packedCopies  atomic.Int64
+	inPlaceCopies atomic.Int64
 )
 
+// pdbRunBlocks is how many consecutive blocks a worker of copyPacked takes at a time. It
+// decodes them in order, so that a block may be decoded with the room of the next one
+// (see PackedBlockInto) without touching another worker's bytes: only a run's last
+// block is decoded without room. A variable for the tests, which make runs short.
+var pdbRunBlocks = 64
+
 // copyPacked fills data, a table of bits-bit codes packed LSB first (bits dividing 8), from
-// the file's blocks (PackedBlock: checksums checked) on several goroutines, and counts the
-// codes of each goroutine's blocks into counts[w] (1<<bits counters). The file's codes
-// are fileBits ≤ bits wide and each block starts on a byte of data: when the widths are
-// equal, the file already has data's layout and its blocks are copied as they are;
-// otherwise (3-bit files in 4-bit tables) each code is widened on the way.
+// the file's blocks (checksums checked) on several goroutines, and counts the codes of
+// each goroutine's blocks into counts[w] (1<<bits counters). The file's codes are
+// fileBits ≤ bits wide and each block starts on a byte of data: when the widths are
+// equal, the file already has data's layout and its blocks are decoded straight into
+// place; otherwise (3-bit files in 4-bit tables) each code is widened on the way.
 func copyPacked(r *format.Reader, n uint64, data []byte, fileBits, bits uint, counts [][]uint64) error {
 	packedCopies.Add(1)
+	if fileBits == bits {
+		inPlaceCopies.Add(1)
+	}
 	spb := uint64(r.SlotsPerBlock())
 	perBlock := spb * uint64(bits) / 8 // whole bytes, checked by the caller
+	runBlocks := pdbRunBlocks
+	runs := (r.Blocks() + runBlocks - 1) / runBlocks
 	var next atomic.Int64
 	var eg errgroup.Group
 	for w := range counts {
@@ -230,38 +243,32 @@ func copyPacked(r *format.Reader, n uint64, data []byte, fileBits, bits uint, co
 			var buf []byte
 			var hist [4][256]uint64
 			for {
-				b := int(next.Add(1) - 1)
-				if b >= r.Blocks() {
+				run := int(next.Add(1) - 1)
+				if run >= runs {
 					break
 				}
-				packed, err := r.PackedBlock(b, buf)
-				if err != nil {
-					return err
-				}
-				buf = packed
-				slots := min(spb, n-uint64(b)*spb)
-				out := data[uint64(b)*perBlock:]
-				if fileBits != bits {
-					widen(out, packed, slots, fileBits, bits, cnt, &hist[0])
-					continue
-				}
-				copy(out, packed)
-				// Codes in whole bytes by a byte histogram (four, for independent
-				// increments); those of a last partial byte one by one.
-				whole := slots * uint64(bits) / 8
-				i := uint64(0)
-				for ; i+4 <= whole; i += 4 {
-					hist[0][packed[i]]++
-					hist[1][packed[i+1]]++
-					hist[2][packed[i+2]]++
-					hist[3][packed[i+3]]++
-				}
-				for ; i < whole; i++ {
-					hist[0][packed[i]]++
-				}
-				mask := byte(1)<<bits - 1
-				for k := range slots - whole*8/uint64(bits) {
-					cnt[packed[whole]>>(k*uint64(bits))&mask]++
+				for b := run * runBlocks; b < min(run*runBlocks+runBlocks, r.Blocks()); b++ {
+					slots := min(spb, n-uint64(b)*spb)
+					start := uint64(b) * perBlock
+					if fileBits != bits {
+						packed, err := r.PackedBlock(b, buf)
+						if err != nil {
+							return err
+						}
+						buf = packed
+						widen(data[start:], packed, slots, fileBits, bits, cnt, &hist[0])
+						continue
+					}
+					end := start + uint64(r.PackedBlockBytes(b))
+					room := end
+					if b+1 < run*runBlocks+runBlocks {
+						room = min(start+2*perBlock, uint64(len(data)))
+					}
+					packed := data[start:end:room]
+					if err := r.PackedBlockInto(b, packed); err != nil {
+						return err
+					}
+					countPacked(packed, slots, bits, cnt, &hist)
 				}
 			}
 			mask := uint64(1)<<bits - 1
@@ -278,6 +285,27 @@ func copyPacked(r *format.Reader, n uint64, data []byte, fileBits, bits uint, co
 		})
 	}
 	return eg.Wait()
+}
+
+// countPacked counts the slots codes of bits bits packed in p: those in whole bytes by
+// byte value in hist (four tables, for independent increments; copyPacked splits them
+// into codes at the end), those of a last partial byte one by one in cnt.
+func countPacked(p []byte, slots uint64, bits uint, cnt []uint64, hist *[4][256]uint64) {
+	whole := slots * uint64(bits) / 8
+	i := uint64(0)
+	for ; i+4 <= whole; i += 4 {
+		hist[0][p[i]]++
+		hist[1][p[i+1]]++
+		hist[2][p[i+2]]++
+		hist[3][p[i+3]]++
+	}
+	for ; i < whole; i++ {
+		hist[0][p[i]]++
+	}
+	mask := byte(1)<<bits - 1
+	for k := range slots - whole*8/uint64(bits) {
+		cnt[p[whole]>>(k*uint64(bits))&mask]++
+	}
 }
 
 // widen writes slots codes of fileBits bits from packed into out (zeroed) at width bits

@@ -13,15 +13,20 @@ import (
 
 // TestPDBCopyMatchesRepack: sets loaded by copying the files' packed blocks hold every
 // entry as loading code by code does, in every packing and both encodings. Not parallel:
-// it switches the copy off for the whole package.
+// it switches the copy off for the whole package. The 3×4 groups span 8 to 13 blocks,
+// widened on the way, and loading workers take runs of 3; TestCopyPackedInPlace covers
+// files decoded straight into place over many blocks.
 func TestPDBCopyMatchesRepack(t *testing.T) {
+	defer tables.SetRunBlocks(tables.SetRunBlocks(3))
 	specs := []build.PDBSpec{
 		{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}},
 		{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, Encoding: values.EncodingPDBValue},
 		{PDBSpec: slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: [][]uint8{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}, {10, 11, 12}, {13, 14, 15}}}},
 		{PDBSpec: slide.PDBSpec{Rows: 2, Cols: 5, Groups: [][]uint8{{1, 2, 3, 4, 5}, {6, 7, 8, 9}}}},
+		{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 4, Groups: [][]uint8{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11}}}},
+		{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 4, Groups: [][]uint8{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11}}}, Encoding: values.EncodingPDBValue},
 	}
-	before := tables.PackedCopies()
+	before, beforeInPlace := tables.PackedCopies(), tables.InPlaceCopies()
 	for _, spec := range specs {
 		dir := t.TempDir()
 		if _, err := build.PDBSet(context.Background(), dir, spec, build.PDBOptions{Workers: 2}); err != nil {
@@ -49,5 +54,8 @@ func TestPDBCopyMatchesRepack(t *testing.T) {
 	}
 	if n := tables.PackedCopies() - before; n < 4 {
 		t.Fatalf("only %d groups were loaded by copying", n)
+	}
+	if n := tables.InPlaceCopies() - beforeInPlace; n < 4 {
+		t.Fatalf("only %d groups were decoded into place", n)
 	}
 }
