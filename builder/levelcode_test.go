@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -183,5 +184,29 @@ func TestEFFromWordsMatchesPut(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkEFFromWords: encoding a dense level given as a bitset, as 3×4's peak levels
+// are (one slot in 12 to one in 200), per slot.
+func BenchmarkEFFromWords(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const u = 1 << 24
+	for _, per := range []uint64{12, 40, 200} {
+		count := uint64(u / per)
+		_, words, _ := randomLevel(rng, u, count)
+		var c uint64
+		for _, w := range words {
+			c += uint64(bits.OnesCount64(w))
+		}
+		l := efLowBits(c, u)
+		b.Run(fmt.Sprintf("1in%d", per), func(b *testing.B) {
+			var e levelEncoder
+			defer e.release()
+			for b.Loop() {
+				e.efFromWords(words, c, u, l)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(c), "ns/slot")
+		})
 	}
 }
