@@ -2,7 +2,9 @@ package builder
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"math/bits"
 	"os"
 	"path/filepath"
@@ -411,4 +413,90 @@ func TestValuesWiden(t *testing.T) {
 	if err := v.Widen(); err == nil {
 		t.Fatal("4-byte values cannot be widened")
 	}
+}
+
+// TestBFSResumeFromZstdLog: a search whose dense levels go to the log as zstd frames
+// (the 20-cube's levels are structured, and its bitsets large enough) resumes from it
+// after an interruption and after damage inside a zstd record, and ends right.
+func TestBFSResumeFromZstdLog(t *testing.T) {
+	t.Parallel()
+	sp := cube{dim: 20, hole: func(s uint64) bool { return s%11 == 5 }}
+	path := filepath.Join(t.TempDir(), "cube20.ckpt")
+	const key = "cube20 test"
+	log, err := CreateLevelLog(path, key, sp.Slots(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.enc.chunk = 16 << 10 // several frames a record
+	if _, err := runLogged(t, sp, log, nil, 12); !errors.Is(err, errStop) {
+		t.Fatalf("want the simulated interruption, got %v", err)
+	}
+	log.Close()
+	raw := mustRead(t, path)
+	kinds := recordKinds(t, raw)
+	first := slices.Index(kinds, recordZstd)
+	if first < 0 {
+		t.Fatalf("no zstd record in the log: forms %v", kinds)
+	}
+	cp, log, err := ResumeLevelLog(path, key, sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cp.Counts) != 13 {
+		t.Fatalf("resumed at %d levels, want 13 (0..12)", len(cp.Counts))
+	}
+	res, err := runLogged(t, sp, log, cp, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Close()
+	checkAgainstOracle(t, sp, res)
+
+	// A zstd record whose payload was changed and its checksum forged to match: the
+	// replay stops before it, and the resumed search is still right.
+	off := recordOffsets(t, raw)[first]
+	forged := slices.Clone(raw)
+	payload := forged[off+recordHead : off+recordHead+int(binary.LittleEndian.Uint64(forged[off+14:]))]
+	payload[len(payload)/2] ^= 0x55
+	end := off + recordHead + len(payload)
+	binary.LittleEndian.PutUint32(forged[end:], crc32.Checksum(forged[off:end], castagnoli))
+	mustWrite(t, path, forged)
+	cp, log, err = ResumeLevelLog(path, key, sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cp.Counts) > first {
+		t.Fatalf("replayed %d levels through a forged record at level %d", len(cp.Counts), first)
+	}
+	res, err = runLogged(t, sp, log, cp, -1)
+	log.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAgainstOracle(t, sp, res)
+}
+
+// recordOffsets returns the offset of every whole record of a log's bytes.
+func recordOffsets(t *testing.T, raw []byte) []int {
+	t.Helper()
+	off := 12 + int(binary.LittleEndian.Uint32(raw[8:])) + 16
+	var offs []int
+	for off+recordHead <= len(raw) {
+		size := recordHead + int(binary.LittleEndian.Uint64(raw[off+14:])) + 4
+		if off+size > len(raw) {
+			break
+		}
+		offs = append(offs, off)
+		off += size
+	}
+	return offs
+}
+
+// recordKinds returns the form of every whole record of a log's bytes.
+func recordKinds(t *testing.T, raw []byte) []byte {
+	var kinds []byte
+	for _, off := range recordOffsets(t, raw) {
+		kinds = append(kinds, raw[off+4])
+	}
+	return kinds
 }

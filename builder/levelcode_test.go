@@ -1,11 +1,14 @@
 package builder
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // randomLevel draws count distinct slots out of u, shuffled into three lists, and the
@@ -37,43 +40,89 @@ func randomLevel(rng *rand.Rand, u, count uint64) (lists [][]uint64, words []uin
 func TestLevelEncodingsRoundTrip(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
-	var e levelEncoder
+	e := levelEncoder{chunk: 16 << 10} // several zstd frames from 128 KiB bitsets on
+	defer e.release()
 	kinds := map[byte]int{}
+	zstdLists := 0
 	for _, u := range []uint64{1, 2, 63, 64, 65, 1000, 1 << 14, 1 << 20, 3<<20 + 5, 1 << 30, 1 << 40} {
 		for _, count := range []uint64{0, 1, 5, 1000, 2000, 5000, u / 1000, u / 160, u / 10, u / 3, u} {
 			if count > u || count > 1<<20 {
 				continue
 			}
-			lists, words, want := randomLevel(rng, u, count)
-			inputs := []Level{{Count: count, Lists: lists}}
-			if words != nil {
-				inputs = append(inputs, Level{Count: count, Words: words})
+			lists, words, set := randomLevel(rng, u, count)
+			type input struct {
+				lv   Level
+				want []uint64
 			}
-			for _, lv := range inputs {
+			inputs := []input{{Level{Count: count, Lists: lists}, set}}
+			if words != nil {
+				inputs = append(inputs, input{Level{Count: count, Words: words}, set})
+				// A level with structure, as a search's are, which zstd takes.
+				pw, pset := periodicLevel(u, count)
+				inputs = append(inputs, input{Level{Count: uint64(len(pset)), Words: pw}, pset},
+					input{Level{Count: uint64(len(pset)), Lists: [][]uint64{pset[len(pset)/2:], nil, pset[:len(pset)/2]}}, pset})
+			}
+			for _, in := range inputs {
+				lv, want := in.lv, in.want
+				e.zstdFails, e.zstdSkip = 0, 0 // every level tried
 				kind, param, payload := e.encode(lv, u)
 				kinds[kind]++
-				size, ok := payloadSize(kind, param, count, u)
-				if !ok || size != uint64(len(payload)) {
-					t.Fatalf("u=%d count=%d kind %d param %d: payload %d bytes, payloadSize %d %v",
-						u, count, kind, param, len(payload), size, ok)
+				if kind == recordZstd && lv.Lists != nil {
+					zstdLists++
 				}
-				var got []uint64
-				err := decodeRecord(kind, param, count, u, payload, func(s uint64) error {
-					got = append(got, s)
-					return nil
-				})
-				slices.Sort(got)
+				if !payloadFits(kind, param, lv.Count, u, uint64(len(payload)), true) {
+					t.Fatalf("u=%d count=%d kind %d param %d: payload of %d bytes does not fit its form",
+						u, lv.Count, kind, param, len(payload))
+				}
+				got, err := decodeForTest(kind, param, lv.Count, u, payload)
 				if err != nil || !slices.Equal(got, want) {
-					t.Fatalf("u=%d count=%d kind %d: decoded %d slots (%v), want %d", u, count, kind, len(got), err, len(want))
+					t.Fatalf("u=%d count=%d kind %d: decoded %d slots (%v), want %d", u, lv.Count, kind, len(got), err, len(want))
 				}
 			}
 		}
 	}
-	for k := range byte(3) {
+	for k := range byte(4) {
 		if kinds[k] == 0 {
 			t.Fatalf("no level was encoded in form %d: %v", k, kinds)
 		}
 	}
+	if zstdLists == 0 {
+		t.Fatal("no level given as lists was encoded in zstd")
+	}
+}
+
+// periodicLevel is a level with a simple structure: about count slots out of u, in runs
+// of a period, as a bitset and sorted.
+func periodicLevel(u, count uint64) (words []uint64, set []uint64) {
+	words = make([]uint64, (u+63)/64)
+	period := max(u/max(count, 1), 1)
+	for s := uint64(0); s < u && uint64(len(set)) < count; s += period {
+		for k := s; k < min(s+3, u) && uint64(len(set)) < count && (k == s || period > 3); k++ {
+			words[k>>6] |= 1 << (k & 63)
+			set = append(set, k)
+		}
+	}
+	return words, set
+}
+
+// decodeForTest decodes a payload of any form, sorted, as the replay does.
+func decodeForTest(kind byte, param uint, count, u uint64, payload []byte) ([]uint64, error) {
+	var scratch *bigBuf
+	defer func() { scratch.release() }()
+	if kind == recordZstd {
+		var err error
+		if payload, err = inflateZstd(payload, u, &scratch); err != nil {
+			return nil, err
+		}
+		kind, param = recordBitset, 0
+	}
+	var got []uint64
+	err := decodeRecord(kind, param, count, u, payload, func(s uint64) error {
+		got = append(got, s)
+		return nil
+	})
+	slices.Sort(got)
+	return got, err
 }
 
 // TestLevelEncodingChoice: the forms the builds at hand get.
@@ -96,6 +145,19 @@ func TestLevelEncodingChoice(t *testing.T) {
 			t.Errorf("%s: form %d, want %d", c.name, kind, c.want)
 		}
 	}
+	// Levels handed over as bitsets: zstd only where it saves at least half.
+	_, random, _ := randomLevel(rng, 1<<24, 1<<24/12)
+	if kind, _, _ := e.encode(Level{Count: 1 << 24 / 12, Words: random}, 1<<24); kind != recordEF {
+		t.Errorf("a random dense bitset level (3×4-like): form %d, want Elias–Fano", kind)
+	}
+	periodic, set := periodicLevel(1<<24, 1<<24/12)
+	e.zstdFails, e.zstdSkip = 0, 0
+	if kind, _, p := e.encode(Level{Count: uint64(len(set)), Words: periodic}, 1<<24); kind != recordZstd {
+		t.Errorf("a periodic bitset level: form %d, want zstd", kind)
+	} else if ef, _ := payloadSize(recordEF, efLowBits(uint64(len(set)), 1<<24), uint64(len(set)), 1<<24); uint64(len(p)) > ef/2 {
+		t.Errorf("a periodic bitset level: zstd %d bytes, Elias–Fano %d", len(p), ef)
+	}
+	e.release()
 }
 
 // TestDecodeRecordGarbage: checksummed garbage of the right size is an error or a valid
@@ -122,6 +184,89 @@ func TestDecodeRecordGarbage(t *testing.T) {
 			}
 			return nil
 		})
+	}
+}
+
+// TestZstdBackoff: levels that do not compress are tried less and less often (after the
+// f-th failure in a row, 2^f−1 levels are skipped, f ≤ 4), and one that compresses
+// starts the count again.
+func TestZstdBackoff(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(11, 12))
+	const u = 1 << 20
+	_, random, _ := randomLevel(rng, u, u/12)
+	randomLv := Level{Count: u / 12, Words: random}
+	periodic, set := periodicLevel(u, u/12)
+	var e levelEncoder
+	defer e.release()
+	var tried []int
+	for i := range 40 {
+		before := e.zstdSkip
+		e.encode(randomLv, u)
+		if before == 0 {
+			tried = append(tried, i)
+		}
+	}
+	if want := []int{0, 2, 6, 14, 30}; !slices.Equal(tried, want) {
+		t.Fatalf("random levels tried at %v, want %v", tried, want)
+	}
+	for e.zstdSkip > 0 {
+		e.encode(randomLv, u)
+	}
+	if kind, _, _ := e.encode(Level{Count: uint64(len(set)), Words: periodic}, u); kind != recordZstd || e.zstdFails != 0 {
+		t.Fatalf("a compressible level after the skips: form %d, %d failures", kind, e.zstdFails)
+	}
+}
+
+// TestZstdRecordGarbage: checksummed zstd payloads that are not a level's bitset
+// (frames of a bitset too short or too long, cut short, doubled; random bytes; flipped
+// bits) are errBadRecord or a level of the right count, never a panic; and a version 2
+// log may not hold them.
+func TestZstdRecordGarbage(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(7, 8))
+	const u = 1 << 20
+	var scratch *bigBuf
+	defer func() { scratch.release() }()
+	enc, _ := zstd.NewWriter(nil)
+	defer enc.Close()
+	words, set := periodicLevel(u, u/50)
+	good := enc.EncodeAll(littleEndianBytes(words, new(*bigBuf)), nil)
+	if got, err := decodeForTest(recordZstd, 0, uint64(len(set)), u, good); err != nil || !slices.Equal(got, set) {
+		t.Fatalf("a valid frame: %v", err)
+	}
+	payloads := [][]byte{
+		enc.EncodeAll(make([]byte, u/8-8), nil), // a word short
+		enc.EncodeAll(make([]byte, u/8+8), nil), // a word long
+		good[:len(good)/2],
+		append(slices.Clone(good), good...), // the bitset twice
+	}
+	for range 200 {
+		p := make([]byte, 6+rng.IntN(200))
+		for i := range p {
+			p[i] = byte(rng.Uint32())
+		}
+		payloads = append(payloads, p)
+		flipped := slices.Clone(good)
+		flipped[rng.IntN(len(flipped))] ^= 1 << rng.IntN(8)
+		payloads = append(payloads, flipped)
+	}
+	for i, p := range payloads {
+		// Garbage that decodes to a bitset of the right size and count is a valid level
+		// (the record's CRC-32C is what catches a flip); anything else is an error.
+		got, err := decodeForTest(recordZstd, 0, uint64(len(set)), u, p)
+		if i < 4 && !errors.Is(err, errBadRecord) {
+			t.Fatalf("payload %d: %v, want errBadRecord", i, err)
+		}
+		if err == nil && len(got) != len(set) {
+			t.Fatalf("payload %d decoded to %d slots without an error", i, len(got))
+		}
+	}
+	if payloadFits(recordZstd, 0, 5, u, uint64(len(good)), false) {
+		t.Fatal("a version 2 log must not hold zstd records")
+	}
+	if payloadFits(recordZstd, 0, 5, u, u/8, true) || payloadFits(recordZstd, 1, 5, u, 100, true) {
+		t.Fatal("a zstd payload as large as the bitset, or with a parameter, must not fit")
 	}
 }
 

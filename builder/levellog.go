@@ -29,14 +29,20 @@ import (
 //
 // Layout, little-endian:
 //
-//	header:  magic "TSMLOG02" | u32 key length | key | u32 value width at the start |
+//	header:  magic "TSMLOG03" | u32 key length | key | u32 value width at the start |
 //	         u64 slots | u32 CRC-32C of the header
 //	record:  u32 level | u8 kind | u8 param | u64 states | u64 payload bytes | payload |
 //	         u32 CRC-32C of the record before it
 //
 // kind and param name the encoding (levelcode.go); the payload size follows from them,
-// the state count and the slot count, and is checked before the payload is read.
-const levelLogMagic = "TSMLOG02"
+// the state count and the slot count (or for zstd is bounded by the bitset's size), and
+// is checked before the payload is read. Version 2 logs, which have no zstd records,
+// are still replayed; a version 2 reader refuses a version 3 log as a whole rather than
+// stopping silently at its first zstd record.
+const (
+	levelLogMagic   = "TSMLOG03"
+	levelLogMagicV2 = "TSMLOG02"
+)
 
 const (
 	// recordHead is the size of a record's fixed part before the payload.
@@ -281,9 +287,10 @@ func replay(f *os.File, path, key string, wantSlots uint64, wantWidth int) (*Che
 	}
 	r := bufio.NewReaderSize(f, 1<<20)
 	var fixed [12]byte
-	if _, err := io.ReadFull(r, fixed[:]); err != nil || string(fixed[:8]) != levelLogMagic {
+	if _, err := io.ReadFull(r, fixed[:]); err != nil || string(fixed[:8]) != levelLogMagic && string(fixed[:8]) != levelLogMagicV2 {
 		return nil, 0, bad("not a tablesmith checkpoint of this version")
 	}
+	zstdOK := string(fixed[:8]) == levelLogMagic
 	klen := binary.LittleEndian.Uint32(fixed[8:])
 	if int64(klen) > st.Size() {
 		return nil, 0, bad("key length %d exceeds the file", klen)
@@ -312,6 +319,8 @@ func replay(f *os.File, path, key string, wantSlots uint64, wantWidth int) (*Che
 	cp := &Checkpoint{Values: values}
 	end := int64(len(hdr) + 4)
 	var rec []byte
+	var scratch *bigBuf // a zstd record's bitset
+	defer func() { scratch.release() }()
 	for {
 		// The record, whole, its size checked against its form before it is read, and
 		// its checksum before anything is applied.
@@ -323,8 +332,7 @@ func replay(f *os.File, path, key string, wantSlots uint64, wantWidth int) (*Che
 		kind, param := head[4], uint(head[5])
 		count := binary.LittleEndian.Uint64(head[6:])
 		payload := binary.LittleEndian.Uint64(head[14:])
-		want, ok := payloadSize(kind, param, count, slots)
-		if !ok || payload != want || d != len(cp.Counts) || int64(payload) > st.Size()-end {
+		if !payloadFits(kind, param, count, slots, payload, zstdOK) || d != len(cp.Counts) || int64(payload) > st.Size()-end {
 			break
 		}
 		size := recordHead + int(payload) + 4
@@ -346,13 +354,21 @@ func replay(f *os.File, path, key string, wantSlots uint64, wantWidth int) (*Che
 			}
 		}
 		unset := values.Unset()
-		err := decodeRecord(kind, param, count, slots, rec[recordHead:size-4], func(s uint64) error {
-			if values.Get(s) != unset {
-				return errBadRecord
-			}
-			values.Set(s, uint64(d))
-			return nil
-		})
+		body := rec[recordHead : size-4]
+		var err error
+		if kind == recordZstd {
+			kind, param = recordBitset, 0
+			body, err = inflateZstd(body, slots, &scratch)
+		}
+		if err == nil {
+			err = decodeRecord(kind, param, count, slots, body, func(s uint64) error {
+				if values.Get(s) != unset {
+					return errBadRecord
+				}
+				values.Set(s, uint64(d))
+				return nil
+			})
+		}
 		if err != nil {
 			// A checksummed record with impossible content: undo it and stop there.
 			for s := range slots {
