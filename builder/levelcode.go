@@ -166,23 +166,27 @@ func (e *levelEncoder) encode(lv Level, u uint64) (kind byte, param uint, payloa
 	}
 	b := packedBits(u)
 	packed := (c*uint64(b) + 7) / 8
-	best := min(bitsetSize, packed, ef)
+	// Elias–Fano from lists needs a sort, worth it only for a clear saving.
+	useEF := ef*5 <= packed*efWorthSorting
+	alt := packed
+	if useEF {
+		alt = ef
+	}
 	// A list level is tried in zstd only when its bitset costs at most zstdListBytes a
-	// slot to clear and compress: a sparser one costs more than Elias–Fano saves.
+	// slot to clear and compress: a sparser one costs more than the other forms save.
 	tryZstd := e.shouldTryZstd(bitsetSize >= zstdMinBytes && bitsetSize <= zstdListBytes*c)
-	if bitsetSize <= best || tryZstd {
+	if bitsetSize <= alt || tryZstd {
 		bs := e.listBitset(lv.Lists, words)
 		if tryZstd {
-			if p, ok := e.zstdWords(bs, best); ok {
+			if p, ok := e.zstdWords(bs, min(bitsetSize, alt)); ok {
 				return recordZstd, 0, p
 			}
 		}
-		if bitsetSize <= best {
+		if bitsetSize <= alt {
 			return recordBitset, 0, e.wordBytes(bs)
 		}
 	}
-	switch {
-	case u <= 1<<32 && ef*5 <= packed*efWorthSorting:
+	if useEF {
 		l = max(l, b-min(b, 2*radixDigit))
 		e.efFromLists(lv.Lists, c, u, l)
 		return recordEF, l, e.out
@@ -413,19 +417,30 @@ func (e *levelEncoder) efFromWords(words []uint64, c, u uint64, l uint) {
 	}
 }
 
-// efFromLists writes the Elias–Fano code of the slots of lists (c in all, each below
-// u ≤ 2^32) with l low bits into e.out: an LSD radix sort by the high part, of which a
-// last pass puts each slot at its rank. The high part has at most 2·radixDigit bits.
+// efFromLists writes the Elias–Fano code of the slots of lists (c in all, each below u)
+// with l low bits into e.out: an LSD radix sort by the high part, of which a last pass
+// puts each slot at its rank. The high part has at most 2·radixDigit bits. Slots are
+// sorted as uint32s where they fit, else as uint64s (4-peg Hanoi from 18 disks).
 func (e *levelEncoder) efFromLists(lists [][]uint64, c, u uint64, l uint) {
 	w := e.newEF(c, u, l)
 	span := packedBits(u) - l
-	grow(&e.tmpBuf, 4*c)
-	tmp := e.tmpBuf.uint32s()[:c]
-	if span == 0 || c < sortSmall {
+	if u <= 1<<32 {
+		grow(&e.tmpBuf, 4*c)
+		efSort(&w, lists, e.tmpBuf.uint32s()[:c], l, span)
+		return
+	}
+	grow(&e.tmpBuf, 8*c)
+	efSort(&w, lists, e.tmpBuf.words()[:c], l, span)
+}
+
+// efSort puts the slots of lists (len(tmp) in all) into w in the order of their high
+// parts (span bits above the l low ones), tmp holding the intermediate order.
+func efSort[T uint32 | uint64](w *efWriter, lists [][]uint64, tmp []T, l, span uint) {
+	if span == 0 || len(tmp) < sortSmall {
 		i := 0
 		for _, list := range lists {
 			for _, s := range list {
-				tmp[i] = uint32(s)
+				tmp[i] = T(s)
 				i++
 			}
 		}
@@ -440,11 +455,11 @@ func (e *levelEncoder) efFromLists(lists [][]uint64, c, u uint64, l uint) {
 	if span > radixDigit {
 		w0 = span / 2
 	}
-	m0, m1 := uint32(1)<<w0-1, uint32(1)<<(span-w0)-1
+	m0, m1 := uint64(1)<<w0-1, uint64(1)<<(span-w0)-1
 	var h0, h1 [1 << radixDigit]uint64
 	for _, list := range lists {
 		for _, s := range list {
-			k := uint32(s) >> l
+			k := s >> l
 			h0[k&m0]++
 			h1[k>>w0&m1]++
 		}
@@ -460,7 +475,7 @@ func (e *levelEncoder) efFromLists(lists [][]uint64, c, u uint64, l uint) {
 		prefix(h0[:m0+1])
 		for _, list := range lists {
 			for _, s := range list {
-				d := uint32(s) >> l & m0
+				d := s >> l & m0
 				w.put(h0[d], s)
 				h0[d]++
 			}
@@ -471,14 +486,14 @@ func (e *levelEncoder) efFromLists(lists [][]uint64, c, u uint64, l uint) {
 	prefix(h1[:m1+1])
 	for _, list := range lists {
 		for _, s := range list {
-			d := uint32(s) >> l & m0
-			tmp[h0[d]] = uint32(s)
+			d := s >> l & m0
+			tmp[h0[d]] = T(s)
 			h0[d]++
 		}
 	}
 	sh := l + w0
 	for _, s := range tmp {
-		d := s >> sh & m1
+		d := uint64(s) >> sh & m1
 		w.put(h1[d], uint64(s))
 		h1[d]++
 	}

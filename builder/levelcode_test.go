@@ -138,6 +138,7 @@ func TestLevelEncodingChoice(t *testing.T) {
 		{"4-peg Hanoi level (1 in 160)", 1 << 24, 1 << 24 / 160, recordEF},
 		{"3×4 dense level (1 in 10)", 1 << 20, 1 << 20 / 10, recordEF},
 		{"3-peg Hanoi level (a few thousand of 2^30)", 1 << 30, 3000, recordPacked},
+		{"4×18 sparse level (slots beyond 2^32)", 11_453_377_195, 200_000, recordEF},
 		{"half the slots", 1 << 16, 1 << 15, recordBitset},
 	} {
 		lists, _, _ := randomLevel(rng, c.u, c.count)
@@ -280,7 +281,9 @@ func TestEFFromLists(t *testing.T) {
 		u, count uint64
 		extra    uint // low bits beyond the least
 	}{{1 << 14, 2000, 0}, {1 << 20, 5000, 0}, {1 << 20, 5000, 4}, {1 << 32, 3000, 0}, {1 << 32, 3000, 9},
-		{1<<32 - 1, 100000, 0}, {5, 3, 0}, {1 << 10, 500, 1}} {
+		{1<<32 - 1, 100000, 0}, {5, 3, 0}, {1 << 10, 500, 1},
+		// Beyond 2^32 (4-peg Hanoi from 18 disks): two passes, one, and a comparison sort.
+		{11_453_377_195, 100000, 0}, {1 << 40, 5000, 0}, {1 << 40, 5000, 8}, {1<<40 + 3, 500, 0}} {
 		lists, _, want := randomLevel(rng, c.u, c.count)
 		l := efLowBits(c.count, c.u) + c.extra
 		e.efFromLists(lists, c.count, c.u, l)
