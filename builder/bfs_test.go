@@ -500,3 +500,49 @@ func recordKinds(t *testing.T, raw []byte) []byte {
 	}
 	return kinds
 }
+
+// TestResumeVersion2Log: a log of the previous format (no zstd records) resumes, and the
+// levels appended to it stay in forms its version takes, so that it replays whole.
+func TestResumeVersion2Log(t *testing.T) {
+	t.Parallel()
+	sp := cube{dim: 20, hole: func(s uint64) bool { return s%11 == 5 }}
+	path := filepath.Join(t.TempDir(), "v2.ckpt")
+	const key = "cube20 v2"
+	log, err := CreateLevelLog(path, key, sp.Slots(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runLogged(t, sp, log, nil, 4); !errors.Is(err, errStop) {
+		t.Fatalf("want the simulated interruption, got %v", err)
+	}
+	log.Close()
+	raw := mustRead(t, path)
+	if slices.Contains(recordKinds(t, raw), recordZstd) {
+		t.Fatal("levels 0..4 were not meant to be zstd records")
+	}
+	copy(raw, levelLogMagicV2)
+	hdrEnd := 12 + int(binary.LittleEndian.Uint32(raw[8:])) + 12
+	binary.LittleEndian.PutUint32(raw[hdrEnd:], crc32.Checksum(raw[:hdrEnd], castagnoli))
+	mustWrite(t, path, raw)
+	cp, log, err := ResumeLevelLog(path, key, sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := runLogged(t, sp, log, cp, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Close()
+	checkAgainstOracle(t, sp, res)
+	if kinds := recordKinds(t, mustRead(t, path)); slices.Contains(kinds, recordZstd) {
+		t.Fatalf("a version 2 log got zstd records: forms %v", kinds)
+	}
+	cp, log, err = ResumeLevelLog(path, key, sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Close()
+	if !slices.Equal(cp.Counts, res.Counts) {
+		t.Fatalf("the version 2 log replays to %d levels, the search has %d", len(cp.Counts), len(res.Counts))
+	}
+}

@@ -127,6 +127,7 @@ type levelEncoder struct {
 	// A search whose levels do not compress (3×4's) stops paying for the tries: after
 	// the f-th failure in a row the next 2^f−1 levels that could be tried are not (f ≤ 4).
 	zstdFails, zstdSkip int
+	noZstd              bool // a version 2 log, whose readers do not take zstd records
 }
 
 // release frees the buffers.
@@ -137,7 +138,7 @@ func (e *levelEncoder) release() {
 	if e.zstd != nil {
 		e.zstd.Close()
 	}
-	*e = levelEncoder{chunk: e.chunk, zstdFails: e.zstdFails, zstdSkip: e.zstdSkip}
+	*e = levelEncoder{chunk: e.chunk, zstdFails: e.zstdFails, zstdSkip: e.zstdSkip, noZstd: e.noZstd}
 }
 
 // setOut makes e.out n bytes long (contents undefined).
@@ -268,7 +269,7 @@ func (e *levelEncoder) zstdWords(words []uint64, limit uint64) (payload []byte, 
 
 // shouldTryZstd reports whether a level that could be tried in zstd (eligible) is.
 func (e *levelEncoder) shouldTryZstd(eligible bool) bool {
-	if !eligible {
+	if !eligible || e.noZstd {
 		return false
 	}
 	if e.zstdSkip > 0 {

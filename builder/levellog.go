@@ -258,7 +258,7 @@ func ResumeLevelLog(path, key string, sp Space) (*Checkpoint, *LevelLog, error) 
 	if err != nil {
 		return nil, nil, fmt.Errorf("builder: checkpoint: %w", err)
 	}
-	cp, end, err := replay(f, path, key, sp.Slots(), width)
+	cp, end, zstdOK, err := replay(f, path, key, sp.Slots(), width)
 	if err == nil {
 		err = checkLevels(sp, cp, path)
 	}
@@ -272,15 +272,18 @@ func ResumeLevelLog(path, key string, sp Space) (*Checkpoint, *LevelLog, error) 
 		f.Close()
 		return nil, nil, err
 	}
-	return cp, newLevelLog(f, path, sp.Slots()), nil
+	l := newLevelLog(f, path, sp.Slots())
+	// A version 2 log goes on without zstd records, which its readers would not take.
+	l.enc.noZstd = !zstdOK
+	return cp, l, nil
 }
 
-// replay reads the header and the whole records, and returns the checkpoint and the
-// offset just past the last whole record.
-func replay(f *os.File, path, key string, wantSlots uint64, wantWidth int) (*Checkpoint, int64, error) {
+// replay reads the header and the whole records, and returns the checkpoint, the offset
+// just past the last whole record and whether the log's version takes zstd records.
+func replay(f *os.File, path, key string, wantSlots uint64, wantWidth int) (*Checkpoint, int64, bool, error) {
 	st, err := f.Stat()
 	if err != nil {
-		return nil, 0, fmt.Errorf("builder: checkpoint: %w", err)
+		return nil, 0, false, fmt.Errorf("builder: checkpoint: %w", err)
 	}
 	bad := func(what string, args ...any) error {
 		return fmt.Errorf("builder: checkpoint %s: %s: %w", path, fmt.Sprintf(what, args...), ErrCheckpoint)
@@ -288,33 +291,33 @@ func replay(f *os.File, path, key string, wantSlots uint64, wantWidth int) (*Che
 	r := bufio.NewReaderSize(f, 1<<20)
 	var fixed [12]byte
 	if _, err := io.ReadFull(r, fixed[:]); err != nil || string(fixed[:8]) != levelLogMagic && string(fixed[:8]) != levelLogMagicV2 {
-		return nil, 0, bad("not a tablesmith checkpoint of this version")
+		return nil, 0, false, bad("not a tablesmith checkpoint of this version")
 	}
 	zstdOK := string(fixed[:8]) == levelLogMagic
 	klen := binary.LittleEndian.Uint32(fixed[8:])
 	if int64(klen) > st.Size() {
-		return nil, 0, bad("key length %d exceeds the file", klen)
+		return nil, 0, false, bad("key length %d exceeds the file", klen)
 	}
 	rest := make([]byte, int(klen)+16)
 	if _, err := io.ReadFull(r, rest); err != nil {
-		return nil, 0, bad("truncated header")
+		return nil, 0, false, bad("truncated header")
 	}
 	hdr := append(fixed[:], rest[:klen+12]...)
 	if crc32.Checksum(hdr, castagnoli) != binary.LittleEndian.Uint32(rest[klen+12:]) {
-		return nil, 0, bad("header checksum mismatch")
+		return nil, 0, false, bad("header checksum mismatch")
 	}
 	if got := string(rest[:klen]); got != key {
-		return nil, 0, bad("made by another build (%q; this build is %q)", got, key)
+		return nil, 0, false, bad("made by another build (%q; this build is %q)", got, key)
 	}
 	width := int(binary.LittleEndian.Uint32(rest[klen:]))
 	slots := binary.LittleEndian.Uint64(rest[klen+4:])
 	if slots != wantSlots || width != wantWidth {
-		return nil, 0, bad("made for %d slots of %d-byte values, this build has %d slots of %d-byte values "+
+		return nil, 0, false, bad("made for %d slots of %d-byte values, this build has %d slots of %d-byte values "+
 			"(remove %s, or build without --resume)", slots, width, wantSlots, wantWidth, path)
 	}
 	values, err := NewValues(slots, width)
 	if err != nil {
-		return nil, 0, bad("%v", err)
+		return nil, 0, false, bad("%v", err)
 	}
 	cp := &Checkpoint{Values: values}
 	end := int64(len(hdr) + 4)
@@ -382,7 +385,7 @@ func replay(f *os.File, path, key string, wantSlots uint64, wantWidth int) (*Che
 		end += int64(size)
 	}
 	if len(cp.Counts) == 0 {
-		return nil, 0, bad("no completed level")
+		return nil, 0, false, bad("no completed level")
 	}
-	return cp, end, nil
+	return cp, end, zstdOK, nil
 }
