@@ -28,9 +28,10 @@ type Options struct {
 	Resume *Checkpoint
 	// AfterLevel, if set, is called by the coordinating goroutine with every completed
 	// level, the goals (level 0) first unless resuming — a LevelLog's Append makes the
-	// search resumable. The Level's slices stay unchanged until the next call returns (or
-	// the search returns), so the callback may go on reading them in the background until
-	// then. An error stops the search.
+	// search resumable. The Level's slices stay unchanged until the next call returns, and
+	// the last level's (which no call follows) as long as the Level is held, so the
+	// callback may go on reading them in the background meanwhile. An error stops the
+	// search.
 	AfterLevel func(Level) error
 }
 
@@ -201,7 +202,7 @@ func BFS(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		}
 		// The level just expanded is given back (its chunks to the pool, its bitset as
 		// the next dense frontier), but only after the next AfterLevel call: until then
-		// the callback may still be reading it.
+		// the callback may still be reading it. The last one is never given back.
 		done := cur
 		cur = next
 		if cur.count > 0 {
@@ -215,7 +216,13 @@ func BFS(ctx context.Context, sp Space, opt Options) (*Result, error) {
 				}
 			}
 		}
-		r.chunks.put(done.lists)
+		if cur.count > 0 || opt.AfterLevel == nil {
+			r.chunks.put(done.lists)
+		}
+		// Else done is the last level AfterLevel was given, which it may still be
+		// reading (a LevelLog encodes it in the background until the log is closed):
+		// its chunks stay out of the pool, so no trim releases them, and are released
+		// with the pool once nothing holds it (Level.keep).
 		// Keep as many free chunks as the next level will likely need.
 		r.chunks.trim(len(cur.lists) + len(cur.lists)/4 + len(r.workers))
 		spare = frontier{words: done.words, buf: done.buf} // cleared when it is reused

@@ -12,13 +12,16 @@ import (
 )
 
 // The encodings of one level's slots in a level-log record (see levellog.go). A level is
-// a set of count slots out of u; the encoder picks the smallest of three forms:
+// a set of count slots out of u; the encoder picks one of four forms by size and by the
+// cost of making it (encode has the rules):
 //
 //   - packed (kind 0, param b = packedBits(u)): the slots in any order, b bits each,
 //     bit-packed LSB first. No sort, so it is the form for levels too sparse for the
 //     others to save much (3-peg Hanoi: thousands of slots out of 10^9 per level).
-//   - bitset (kind 1, param 0): ⌈u/64⌉ little-endian words. For levels denser than
-//     about one slot in four.
+//   - bitset (kind 1, param 0): ⌈u/64⌉ little-endian words. For list levels where it is
+//     smallest (denser than about one slot in four), and for levels handed over as a
+//     bitset unless Elias–Fano is under a third of it (down to about one slot in 15):
+//     it costs a copy at most, Elias–Fano a few ns a slot.
 //   - Elias–Fano (kind 2, param l, Elias 1974, Fano 1971): the slots ordered by their
 //     high part s>>l, l ≥ ⌊log2(u/count)⌋; the low parts (l bits each, packed LSB first)
 //     in that order, then the high parts in unary: the i-th slot sets bit (s>>l)+i of a
@@ -145,8 +148,9 @@ func (e *levelEncoder) release() {
 // setOut makes e.out n bytes long (contents undefined).
 func (e *levelEncoder) setOut(n uint64) { e.out = grow(&e.outBuf, n) }
 
-// encode returns the kind, param and payload (valid until the next call) of lv's slots out
-// of u. A level given as lists is sorted only for the Elias–Fano form.
+// encode returns the kind, param and payload of lv's slots out of u. The payload is valid
+// until the next call, and only as long as lv's words, which it may be (a bitset on a
+// little-endian machine). A level given as lists is sorted only for the Elias–Fano form.
 func (e *levelEncoder) encode(lv Level, u uint64) (kind byte, param uint, payload []byte) {
 	c := lv.Count
 	words := (u + 63) / 64

@@ -14,8 +14,8 @@ import (
 
 // A level log is the checkpoint of a breadth-first build: an append-only file with one
 // record per completed level, holding the slots first reached at that level in a compact
-// form (levelcode.go: Elias–Fano, a bitset or a packed list, whichever is smallest), so
-// the log stays a small multiple of the table. Every level is checkpointed — also for
+// form (levelcode.go: a packed list, a bitset, Elias–Fano, or zstd frames of the bitset
+// where the levels have structure), so the log stays a small multiple of the table. Every level is checkpointed — also for
 // 3-peg Hanoi's 2^20 levels, where rewriting the value array would be out of the
 // question. Resuming replays the records into a fresh value array; a record cut short by
 // a kill, or damaged, ends the replay and is cut off, so the build resumes from the last
@@ -138,9 +138,12 @@ func (l *LevelLog) Append(lv Level) error {
 	l.done = done
 	go func() {
 		head, payload, tail := l.record(lv)
-		runtime.KeepAlive(lv.keep) // lv's slices may be outside the Go heap
 		l.pending = append(l.pending, head[:]...)
-		done <- l.write(payload, tail[:])
+		err := l.write(payload, tail[:])
+		// lv's slices may be outside the Go heap, and the payload may be lv's own
+		// words: both must stay mapped until the write has read them.
+		runtime.KeepAlive(lv.keep)
+		done <- err
 	}()
 	return nil
 }
@@ -161,8 +164,8 @@ func (l *LevelLog) setErr(err error) error {
 	return l.err
 }
 
-// record encodes lv: the record is head, payload (valid until the next call) and tail
-// (the checksum of both).
+// record encodes lv: the record is head, payload (valid until the next call, and only
+// as long as lv's slices, which it may be) and tail (the checksum of both).
 func (l *LevelLog) record(lv Level) (head [recordHead]byte, payload []byte, tail [4]byte) {
 	kind, param, payload := l.enc.encode(lv, l.slots)
 	binary.LittleEndian.PutUint32(head[0:], uint32(lv.D))

@@ -328,6 +328,9 @@ func TestPackedBlock(t *testing.T) {
 			if err := r.PackedBlockInto(r.Blocks(), nil); err == nil {
 				t.Fatal("a block past the end must be an error")
 			}
+			if r.PackedBlockBytes(r.Blocks()) != 0 || r.PackedBlockBytes(-1) != 0 {
+				t.Fatal("a block out of range must have 0 packed bytes")
+			}
 			if _, err := r.PackedBlock(r.Blocks(), nil); err == nil {
 				t.Fatal("a block past the end must be an error")
 			}

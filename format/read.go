@@ -33,11 +33,11 @@ type Reader struct {
 
 // decoder is shared by all Readers. DecodeAll is safe for concurrent use;
 // with WithDecodeAllCapLimit a frame may not decode to more than the
-// capacity of the destination, which is the block's packed size plus at most
-// decodeSlack. The frames' own xxhash checksums are not verified: every frame is
-// checked against its CRC-32C before it is decoded, and its decoded length and padding
-// after, so the second hash (3% of loading a pattern database) would guard only
-// against a bug in the decoder.
+// capacity of the destination (the block's packed size plus decodeSlack, or what
+// a PackedBlockInto caller gives), and its decoded length must be the block's. The
+// frames' own xxhash checksums are not verified: every frame is checked against its
+// CRC-32C before it is decoded, so the second hash (3% of loading a pattern database)
+// would guard only against a bug in the decoder.
 var decoder = sync.OnceValues(func() (*zstd.Decoder, error) {
 	return zstd.NewReader(nil,
 		zstd.WithDecoderConcurrency(0),
@@ -277,8 +277,14 @@ func (r *Reader) PackedBlock(b int, buf []byte) ([]byte, error) {
 	return data[:packedBytes(r.blockSlots(b), r.bits)], nil
 }
 
-// PackedBlockBytes is the length of block b's packed codes (PackedBlock's result).
-func (r *Reader) PackedBlockBytes(b int) int { return int(packedBytes(r.blockSlots(b), r.bits)) }
+// PackedBlockBytes is the length of block b's packed codes (PackedBlock's result), 0 for
+// a block out of range.
+func (r *Reader) PackedBlockBytes(b int) int {
+	if b < 0 || b >= len(r.index) {
+		return 0
+	}
+	return int(packedBytes(r.blockSlots(b), r.bits))
+}
 
 // PackedBlockInto is PackedBlock decoding straight into dst, whose length must be
 // PackedBlockBytes(b): a table loaded whole in the file's layout skips a copy. The
