@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tablesmith/tablesmith/internal/notation"
 )
@@ -210,14 +211,16 @@ func (g *Geometry) Format(board []uint8) string {
 			compact = false
 		}
 	}
+	if compact {
+		// One allocation, the string's own bytes: typed probes spell every answer.
+		b := make([]byte, len(board))
+		for i, t := range board {
+			b[i] = '0' + t
+		}
+		return unsafe.String(unsafe.SliceData(b), len(b))
+	}
 	var buf [3 * MaxCells]byte
 	b := buf[:0]
-	if compact {
-		for _, t := range board {
-			b = append(b, '0'+t)
-		}
-		return string(b)
-	}
 	for i, t := range board {
 		if i > 0 && !compact {
 			b = append(b, ' ')
