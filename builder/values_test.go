@@ -32,3 +32,46 @@ func TestMapBytes(t *testing.T) {
 		t.Fatal("two-byte values mapped through a byte table")
 	}
 }
+
+// TestNewValuesUnset: a new array reads Unset at every slot, at every width, on the Go
+// heap and mapped outside it, and keeps what is set, markers included, after widening.
+func TestNewValuesUnset(t *testing.T) {
+	t.Parallel()
+	for w := 1; w <= 4; w++ {
+		for _, n := range []uint64{1, 1000, 1 << 20} { // 1<<20 slots: a memory map
+			v, err := NewValues(n, w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range n {
+				if v.Get(i) != v.Unset() {
+					t.Fatalf("width %d, %d slots: slot %d reads %d, want Unset %d", w, n, i, v.Get(i), v.Unset())
+				}
+			}
+			marks := []uint64{0, 1, v.Max(), v.Unset(), v.Hole()}
+			for i, x := range marks {
+				v.Set(uint64(i)%n, x)
+				if got := v.Get(uint64(i) % n); got != x {
+					t.Fatalf("width %d: set %d, read %d", w, x, got)
+				}
+			}
+			if w < 4 && n == 1000 {
+				for i, x := range marks {
+					v.Set(uint64(i), x)
+				}
+				if err := v.Widen(); err != nil {
+					t.Fatal(err)
+				}
+				want := []uint64{0, 1, maxValue(w), v.Unset(), v.Hole()}
+				for i, x := range want {
+					if got := v.Get(uint64(i)); got != x {
+						t.Fatalf("width %d widened: slot %d reads %d, want %d", w, i, got, x)
+					}
+				}
+				if v.Get(999) != v.Unset() {
+					t.Fatalf("width %d widened: an unset slot reads %d", w, v.Get(999))
+				}
+			}
+		}
+	}
+}
