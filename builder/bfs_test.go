@@ -421,17 +421,8 @@ func TestValuesWiden(t *testing.T) {
 func TestBFSResumeFromZstdLog(t *testing.T) {
 	t.Parallel()
 	sp := cube{dim: 20, hole: func(s uint64) bool { return s%11 == 5 }}
-	path := filepath.Join(t.TempDir(), "cube20.ckpt")
 	const key = "cube20 test"
-	log, err := CreateLevelLog(path, key, sp.Slots(), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log.enc.chunk = 16 << 10 // several frames a record
-	if _, err := runLogged(t, sp, log, nil, 12); !errors.Is(err, errStop) {
-		t.Fatalf("want the simulated interruption, got %v", err)
-	}
-	log.Close()
+	path := interruptedLog(t, sp, key, 12)
 	raw := mustRead(t, path)
 	kinds := recordKinds(t, raw)
 	first := slices.Index(kinds, recordZstd)
@@ -476,6 +467,23 @@ func TestBFSResumeFromZstdLog(t *testing.T) {
 	checkAgainstOracle(t, sp, res)
 }
 
+// interruptedLog runs a logged search of sp, its zstd frames small (several a record),
+// stops it after level stopAt and returns the log's path.
+func interruptedLog(t *testing.T, sp Space, key string, stopAt int) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "x.ckpt")
+	log, err := CreateLevelLog(path, key, sp.Slots(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.enc.chunk = 16 << 10
+	if _, err := runLogged(t, sp, log, nil, stopAt); !errors.Is(err, errStop) {
+		t.Fatalf("want the simulated interruption, got %v", err)
+	}
+	log.Close()
+	return path
+}
+
 // recordOffsets returns the offset of every whole record of a log's bytes.
 func recordOffsets(t *testing.T, raw []byte) []int {
 	t.Helper()
@@ -506,16 +514,8 @@ func recordKinds(t *testing.T, raw []byte) []byte {
 func TestResumeVersion2Log(t *testing.T) {
 	t.Parallel()
 	sp := cube{dim: 20, hole: func(s uint64) bool { return s%11 == 5 }}
-	path := filepath.Join(t.TempDir(), "v2.ckpt")
 	const key = "cube20 v2"
-	log, err := CreateLevelLog(path, key, sp.Slots(), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := runLogged(t, sp, log, nil, 4); !errors.Is(err, errStop) {
-		t.Fatalf("want the simulated interruption, got %v", err)
-	}
-	log.Close()
+	path := interruptedLog(t, sp, key, 4)
 	raw := mustRead(t, path)
 	if slices.Contains(recordKinds(t, raw), recordZstd) {
 		t.Fatal("levels 0..4 were not meant to be zstd records")
