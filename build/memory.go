@@ -33,10 +33,16 @@ func HumanBytes(n uint64) string {
 
 // CheckSearchMemory refuses a breadth-first search over sp that would not fit in the
 // memory available, before anything is allocated.
-func CheckSearchMemory(sp builder.Space) error {
+func CheckSearchMemory(sp builder.Space) error { return checkSearchMemory(sp, false) }
+
+// checkSearchMemory is CheckSearchMemory for a search that logs its levels or not.
+func checkSearchMemory(sp builder.Space, logged bool) error {
 	need, err := builder.MemoryEstimate(sp)
 	if err != nil {
 		return err
+	}
+	if logged {
+		need += builder.LevelLogMemoryEstimate(sp.Slots())
 	}
 	return checkMemory(need, sp.Slots())
 }

@@ -57,7 +57,9 @@ func Puzzle(ctx context.Context, in *games.Instance, out string, opt PuzzleOptio
 	if !ok || in.Game.Kind() != games.KindPuzzle {
 		return nil, fmt.Errorf("build: %s is not a puzzle that breadth-first search builds", in.Game.Name())
 	}
-	if err := CheckSearchMemory(sp); err != nil {
+	checkpointing := opt.Resume || opt.Checkpoint == CheckpointAlways ||
+		(opt.Checkpoint == CheckpointAuto && sp.Slots() >= 16<<20)
+	if err := checkSearchMemory(sp, checkpointing); err != nil {
 		return nil, err
 	}
 	// Refuse a device, FIFO, symlink or directory before hours of search, not after.
@@ -75,8 +77,6 @@ func Puzzle(ctx context.Context, in *games.Instance, out string, opt PuzzleOptio
 	if notice == nil {
 		notice = func(string) {}
 	}
-	checkpointing := opt.Resume || opt.Checkpoint == CheckpointAlways ||
-		(opt.Checkpoint == CheckpointAuto && sp.Slots() >= 16<<20)
 	bopt := builder.Options{Workers: opt.Workers, Progress: opt.Search}
 	var log *builder.LevelLog
 	closeLog := func() {
