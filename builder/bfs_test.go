@@ -212,29 +212,45 @@ func testResumeFromLevelLog(t *testing.T, syncEvery time.Duration) {
 	if _, _, err := ResumeLevelLog(path, "another build", sp); !errors.Is(err, ErrCheckpoint) {
 		t.Fatalf("a log of another build must be refused, got %v", err)
 	}
+	levels, res := resumeAndFinish(t, sp, path, key, syncEvery)
+	if levels != 9 {
+		t.Fatalf("resumed at %d levels, want 9 (0..8)", levels)
+	}
+	// The finished log replays to the whole search.
+	if got := replayedCounts(t, sp, path, key); !slices.Equal(got, res.Counts) {
+		t.Fatalf("replayed counts %v, search %v", got, res.Counts)
+	}
+}
+
+// resumeAndFinish resumes the log at path, runs the search to its end appending to the
+// log, checks the result against the oracle and returns it with the number of levels
+// the resume started from.
+func resumeAndFinish(t *testing.T, sp Space, path, key string, syncEvery time.Duration) (int, *Result) {
+	t.Helper()
 	cp, log, err := ResumeLevelLog(path, key, sp)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cp.Counts) != 9 {
-		t.Fatalf("resumed at %d levels, want 9 (0..8)", len(cp.Counts))
-	}
 	log.SyncEvery = syncEvery
+	levels := len(cp.Counts)
 	res, err := runLogged(t, sp, log, cp, -1)
+	log.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
-	log.Close()
 	checkAgainstOracle(t, sp, res)
-	// The finished log replays to the whole search.
-	cp, log, err = ResumeLevelLog(path, key, sp)
+	return levels, res
+}
+
+// replayedCounts is the level counts the log at path replays to.
+func replayedCounts(t *testing.T, sp Space, path, key string) []uint64 {
+	t.Helper()
+	cp, log, err := ResumeLevelLog(path, key, sp)
 	if err != nil {
 		t.Fatal(err)
 	}
 	log.Close()
-	if !slices.Equal(cp.Counts, res.Counts) {
-		t.Fatalf("replayed counts %v, search %v", cp.Counts, res.Counts)
-	}
+	return cp.Counts
 }
 
 // TestLevelLogDamage flips bytes all over a log: a resume either refuses the file or
@@ -420,7 +436,7 @@ func TestValuesWiden(t *testing.T) {
 // after an interruption and after damage inside a zstd record, and ends right.
 func TestBFSResumeFromZstdLog(t *testing.T) {
 	t.Parallel()
-	sp := cube{dim: 20, hole: func(s uint64) bool { return s%11 == 5 }}
+	sp := cube20()
 	const key = "cube20 test"
 	path := interruptedLog(t, sp, key, 12)
 	raw := mustRead(t, path)
@@ -429,19 +445,9 @@ func TestBFSResumeFromZstdLog(t *testing.T) {
 	if first < 0 {
 		t.Fatalf("no zstd record in the log: forms %v", kinds)
 	}
-	cp, log, err := ResumeLevelLog(path, key, sp)
-	if err != nil {
-		t.Fatal(err)
+	if levels, _ := resumeAndFinish(t, sp, path, key, 10*time.Second); levels != 13 {
+		t.Fatalf("resumed at %d levels, want 13 (0..12)", levels)
 	}
-	if len(cp.Counts) != 13 {
-		t.Fatalf("resumed at %d levels, want 13 (0..12)", len(cp.Counts))
-	}
-	res, err := runLogged(t, sp, log, cp, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log.Close()
-	checkAgainstOracle(t, sp, res)
 
 	// A zstd record whose payload was changed and its checksum forged to match: the
 	// replay stops before it, and the resumed search is still right.
@@ -452,20 +458,14 @@ func TestBFSResumeFromZstdLog(t *testing.T) {
 	end := off + recordHead + len(payload)
 	binary.LittleEndian.PutUint32(forged[end:], crc32.Checksum(forged[off:end], castagnoli))
 	mustWrite(t, path, forged)
-	cp, log, err = ResumeLevelLog(path, key, sp)
-	if err != nil {
-		t.Fatal(err)
+	if levels, _ := resumeAndFinish(t, sp, path, key, 10*time.Second); levels > first {
+		t.Fatalf("replayed %d levels through a forged record at level %d", levels, first)
 	}
-	if len(cp.Counts) > first {
-		t.Fatalf("replayed %d levels through a forged record at level %d", len(cp.Counts), first)
-	}
-	res, err = runLogged(t, sp, log, cp, -1)
-	log.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkAgainstOracle(t, sp, res)
 }
+
+// cube20 is a space whose levels are structured and whose bitsets (2^20 bits) are large
+// enough for the log to try zstd on.
+func cube20() cube { return cube{dim: 20, hole: func(s uint64) bool { return s%11 == 5 }} }
 
 // interruptedLog runs a logged search of sp, its zstd frames small (several a record),
 // stops it after level stopAt and returns the log's path.
@@ -513,7 +513,7 @@ func recordKinds(t *testing.T, raw []byte) []byte {
 // levels appended to it stay in forms its version takes, so that it replays whole.
 func TestResumeVersion2Log(t *testing.T) {
 	t.Parallel()
-	sp := cube{dim: 20, hole: func(s uint64) bool { return s%11 == 5 }}
+	sp := cube20()
 	const key = "cube20 v2"
 	path := interruptedLog(t, sp, key, 4)
 	raw := mustRead(t, path)
@@ -524,25 +524,11 @@ func TestResumeVersion2Log(t *testing.T) {
 	hdrEnd := 12 + int(binary.LittleEndian.Uint32(raw[8:])) + 12
 	binary.LittleEndian.PutUint32(raw[hdrEnd:], crc32.Checksum(raw[:hdrEnd], castagnoli))
 	mustWrite(t, path, raw)
-	cp, log, err := ResumeLevelLog(path, key, sp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := runLogged(t, sp, log, cp, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log.Close()
-	checkAgainstOracle(t, sp, res)
+	_, res := resumeAndFinish(t, sp, path, key, 10*time.Second)
 	if kinds := recordKinds(t, mustRead(t, path)); slices.Contains(kinds, recordZstd) {
 		t.Fatalf("a version 2 log got zstd records: forms %v", kinds)
 	}
-	cp, log, err = ResumeLevelLog(path, key, sp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log.Close()
-	if !slices.Equal(cp.Counts, res.Counts) {
-		t.Fatalf("the version 2 log replays to %d levels, the search has %d", len(cp.Counts), len(res.Counts))
+	if got := replayedCounts(t, sp, path, key); !slices.Equal(got, res.Counts) {
+		t.Fatalf("the version 2 log replays to %d levels, the search has %d", len(got), len(res.Counts))
 	}
 }

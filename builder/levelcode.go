@@ -192,7 +192,7 @@ func (e *levelEncoder) encode(lv Level, u uint64) (kind byte, param uint, payloa
 			}
 		}
 		if bitsetSize <= alt {
-			return recordBitset, 0, e.wordBytes(bs)
+			return recordBitset, 0, littleEndianBytes(bs, &e.leBuf)
 		}
 	}
 	if useEF {
@@ -323,15 +323,6 @@ var levelDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
 	return zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecodeAllCapLimit(true),
 		zstd.WithDecoderMaxMemory(1<<46))
 })
-
-// wordBytes is the bitset as little-endian bytes.
-func (e *levelEncoder) wordBytes(words []uint64) []byte {
-	e.setOut(8 * uint64(len(words)))
-	for i, w := range words {
-		binary.LittleEndian.PutUint64(e.out[8*i:], w)
-	}
-	return e.out
-}
 
 // efWriter writes slots into a zeroed Elias–Fano payload by their rank.
 type efWriter struct {

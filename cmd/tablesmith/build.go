@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime"
@@ -44,7 +45,7 @@ func buildArgs() string {
 	return strings.Join(append(kinds, "pdb", "mill"), "|") + " [flags] -o FILE|DIR"
 }
 
-func runBuild(e *env, args []string) error {
+func runBuild(e *env, args []string) (err error) {
 	if len(args) == 0 {
 		return fmt.Errorf("%w: want what to build first: %s", errUsage, buildArgs())
 	}
@@ -103,7 +104,7 @@ func runBuild(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer stopProfile()
+	defer stopProfile.into(&err)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	bar := newStatus(e, 0)
@@ -220,24 +221,58 @@ func parseBuildFlags(fs *flag.FlagSet, args []string, out *string, what string, 
 }
 
 // cpuProfileFlag declares --cpuprofile on fs; the returned func starts the profile it
-// names (if any) and returns the func that stops and closes it.
-func cpuProfileFlag(fs *flag.FlagSet) func() (stop func(), err error) {
+// names (if any) and returns the func that stops it and closes the file, reporting a
+// profile that did not reach the disk whole.
+func cpuProfileFlag(fs *flag.FlagSet) func() (stop profileStop, err error) {
 	path := fs.String("cpuprofile", "", "write a CPU profile of the build to this file (for go tool pprof)")
-	return func() (func(), error) {
+	return func() (profileStop, error) {
 		if *path == "" {
-			return func() {}, nil
+			return func() error { return nil }, nil
 		}
 		f, err := os.Create(*path)
 		if err != nil {
 			return nil, err
 		}
-		if err := pprof.StartCPUProfile(f); err != nil {
+		w := &firstErrWriter{w: f}
+		if err := pprof.StartCPUProfile(w); err != nil {
 			f.Close()
 			return nil, err
 		}
-		return func() {
-			pprof.StopCPUProfile()
-			f.Close()
+		return func() error {
+			pprof.StopCPUProfile() // it drops write errors: w kept the first
+			err := w.err
+			if e := f.Close(); err == nil {
+				err = e
+			}
+			if err != nil {
+				return fmt.Errorf("--cpuprofile %s: %w", *path, err)
+			}
+			return nil
 		}, nil
 	}
+}
+
+// profileStop stops a CPU profile and reports whether it reached its file whole.
+type profileStop func() error
+
+// into stops the profile and, if *err is nil, sets it to the outcome: a deferred call
+// makes a lost profile the command's error.
+func (stop profileStop) into(err *error) {
+	if e := stop(); *err == nil {
+		*err = e
+	}
+}
+
+// firstErrWriter passes writes on and keeps the first error.
+type firstErrWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (w *firstErrWriter) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+	return n, err
 }

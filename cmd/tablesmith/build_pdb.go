@@ -63,7 +63,7 @@ func pdbSpecFlags(fs *flag.FlagSet, partitionFlag string) func() (build.PDBSpec,
 // runBuildPDB implements `tablesmith build pdb`: an additive pattern-database set for a
 // sliding-tile puzzle, one table per group of tiles plus DIR/manifest.json — whole, or one
 // group (--group K) or the manifest (--assemble) as a unit of a plan.
-func runBuildPDB(e *env, args []string) error {
+func runBuildPDB(e *env, args []string) (err error) {
 	fs := newFlags(e, "build", buildPDBArgs)
 	specOf := pdbSpecFlags(fs, "partition")
 	group := fs.Int("group", 0, "build only group K (from 1) and record it in DIR, a unit of `tablesmith plan pdb`")
@@ -91,7 +91,7 @@ func runBuildPDB(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer stopProfile()
+	defer stopProfile.into(&err)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	bar := newStatus(e, 0)

@@ -195,6 +195,18 @@ func TestStdoutWriteErrors(t *testing.T) {
 	}
 }
 
+// TestCPUProfileWriteError: a profile that cannot be written fails the build, naming it.
+// Not parallel: a process has one CPU profile at a time.
+func TestCPUProfileWriteError(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full on this system")
+	}
+	code, _, stderr := runCmd(t, "", "build", "eight", "--cpuprofile", "/dev/full", "-o", filepath.Join(t.TempDir(), "x.tsm"))
+	if code != exitFail || !strings.Contains(stderr, "--cpuprofile /dev/full") || !strings.Contains(stderr, "no space left") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
+
 // TestDevFull runs the real binary with stdout on /dev/full.
 func TestDevFull(t *testing.T) {
 	t.Parallel()
