@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -246,6 +247,17 @@ func (r *bfsRun) claim(slot uint64) bool {
 	return atomic.OrUint64(w, bit)&bit == 0
 }
 
+// claimWord marks the slots of mask in visited word wi and returns those this call was
+// the one to mark.
+func (r *bfsRun) claimWord(wi, mask uint64) uint64 {
+	w := &r.visited[wi]
+	fresh := mask &^ atomic.LoadUint64(w) // cheap read first: most neighbours are already known
+	if fresh == 0 {
+		return 0
+	}
+	return fresh &^ atomic.OrUint64(w, fresh)
+}
+
 // levelOf is level d (the frontier f) as AfterLevel sees it: holding on to the memory the
 // frontier is in, which is outside the Go heap and released when unreachable.
 func (r *bfsRun) levelOf(d uint64, f frontier) Level {
@@ -363,23 +375,37 @@ func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare
 }
 
 // expandBatch expands src and records every newly reached neighbour at remoteness d: in
-// the worker's list, or once the level has turned dense in its bitset.
+// the worker's list, or once the level has turned dense in its bitset. Neighbours listed
+// next to each other in one visited word (an expander lists runs of consecutive slots
+// together where it can, as Hanoi's smallest-disk moves) are claimed with one atomic OR.
 func (r *bfsRun) expandBatch(wk *bfsWorker, src []uint64, d uint64, nextDense *atomic.Pointer[frontier],
 	threshold uint64, makeDense func()) {
 	wk.nbrs = wk.expand(wk.nbrs[:0], src)
 	p := nextDense.Load()
-	for _, s := range wk.nbrs {
-		if !r.claim(s) {
+	nbrs := wk.nbrs
+	for k := 0; k < len(nbrs); {
+		wi := nbrs[k] >> 6
+		mask := uint64(1) << (nbrs[k] & 63)
+		for k++; k < len(nbrs) && nbrs[k]>>6 == wi; k++ {
+			mask |= 1 << (nbrs[k] & 63)
+		}
+		claimed := r.claimWord(wi, mask)
+		if claimed == 0 {
 			continue
 		}
-		r.values.Set(s, d)
-		wk.found++
 		if p != nil {
 			// Other workers set bits in the same words, hence the atomic OR.
-			atomic.OrUint64(&p.words[s>>6], 1<<(s&63))
-			continue
+			atomic.OrUint64(&p.words[wi], claimed)
 		}
-		wk.next.add(&r.chunks, s)
+		for claimed != 0 {
+			s := wi<<6 | uint64(bits.TrailingZeros64(claimed))
+			claimed &= claimed - 1
+			r.values.Set(s, d)
+			wk.found++
+			if p == nil {
+				wk.next.add(&r.chunks, s)
+			}
+		}
 	}
 	if p == nil {
 		if wk.next.n > threshold {

@@ -123,6 +123,40 @@ func TestBFSMatchesOracle(t *testing.T) {
 	}
 }
 
+// echo lists every neighbour of its cube twice in a row and the whole list once more
+// reversed: repeats within one visited word and across words, which the claim of a
+// word's neighbours together must count once.
+type echo struct{ cube }
+
+func (e echo) NewExpander() func(dst, src []uint64) []uint64 {
+	inner := e.cube.NewExpander()
+	var buf []uint64
+	return func(dst, src []uint64) []uint64 {
+		for _, s := range src {
+			buf = inner(buf[:0], []uint64{s})
+			for _, t := range buf {
+				dst = append(dst, t, t)
+			}
+			for i := len(buf) - 1; i >= 0; i-- {
+				dst = append(dst, buf[i])
+			}
+		}
+		return dst
+	}
+}
+
+func TestBFSRepeatedNeighbours(t *testing.T) {
+	t.Parallel()
+	sp := echo{cube{dim: 14, hole: func(s uint64) bool { return s%13 == 4 }}}
+	for _, workers := range []int{1, 2, 3} {
+		res, err := BFS(context.Background(), sp, Options{Workers: workers, Batch: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAgainstOracle(t, sp, res)
+	}
+}
+
 func TestBFSHypercubeCountsAreBinomial(t *testing.T) {
 	t.Parallel()
 	res, err := BFS(context.Background(), cube{dim: 20}, Options{Workers: 2})

@@ -108,7 +108,17 @@ func (e *expander) decode(slot uint64) (used uint8, tops uint64, ok bool) {
 }
 
 // expandCanonical expands slots of the classes and seed schemes.
+//
+// The moves are enumerated without data-dependent branches, which mispredicted on about
+// every state (the relative order of the tops is as good as random). Two facts make that
+// possible. Every pair of pegs with a disk allows exactly one move, the smaller top onto
+// the other peg, so a state's moves are its pairs of codes, chosen by the codes alone.
+// And the smallest disk, a top wherever it is, has weight 1 below every prefix: moving
+// it to code c gives slot pre[0]+c, so its moves reach the run of consecutive slots
+// pre[0] .. pre[0]+min(last, used[0]+1), which is emitted first and in order (the
+// builder claims neighbours in one visited word together).
 func (e *expander) expandCanonical(dst, src []uint64) []uint64 {
+	s := e.s
 	for _, slot := range src {
 		used, tops, ok := e.decode(slot)
 		if !ok {
@@ -118,19 +128,55 @@ func (e *expander) expandCanonical(dst, src []uint64) []uint64 {
 		if last < e.lim {
 			last++
 		}
-		for a := uint8(0); a <= last; a++ {
-			i := tops >> (8 * a) & 0xFF
-			if i == 0xFF {
-				continue
+		// The smallest disk: every code up to last, an empty peg past the larger
+		// disks' pegs being one code (u+1) however many of them there are.
+		base := e.pre[0]
+		run := min(uint64(last), uint64(e.used[0])+1)
+		for c := range run + 1 {
+			if base+c != slot {
+				dst = append(dst, base+c)
 			}
-			for b := uint8(0); b <= last; b++ {
-				if tops>>(8*b)&0xFF > i { // b ≠ a: empty or with a larger top disk
-					dst = append(dst, e.move(slot, int(i), a, b))
+		}
+		// Every other move is between two codes other than the smallest disk's.
+		a0 := uint8(slot - base)
+		pairs := &s.pairs[int(last)*stride+int(a0)]
+		for _, p := range pairs.ab[:pairs.n] {
+			a, b := p[0], p[1]
+			ta, tb := tops>>(8*a)&0xFF, tops>>(8*b)&0xFF
+			i := min(ta, tb)
+			if i == 0xFF {
+				continue // two empty pegs: no move
+			}
+			// The smaller top moves: from b to a when tb < ta.
+			swap := uint8((tb - ta) >> 63)
+			x := (a ^ b) & -swap
+			dst = append(dst, e.move(slot, int(i), a^x, b^x))
+		}
+	}
+	return dst
+}
+
+// codePairs lists the pairs (a, b), a < b, of the codes 0..last other than one code.
+type codePairs struct {
+	n  uint8
+	ab [(MaxPegs - 1) * (MaxPegs - 2) / 2][2]uint8
+}
+
+// pairTable fills t[last*stride+a0] with the pairs of the codes 0..last other than a0.
+func pairTable(t *[stride * stride]codePairs) {
+	for last := range uint8(MaxPegs) {
+		for a0 := range last + 1 {
+			p := &t[int(last)*stride+int(a0)]
+			for a := range last + 1 {
+				for b := a + 1; b <= last; b++ {
+					if a != a0 && b != a0 {
+						p.ab[p.n] = [2]uint8{a, b}
+						p.n++
+					}
 				}
 			}
 		}
 	}
-	return dst
 }
 
 // move returns the slot of the canonical state with the disk at position i moved from

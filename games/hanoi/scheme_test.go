@@ -200,10 +200,13 @@ func TestExpander(t *testing.T) {
 				var got []uint64
 				for _, slot := range order {
 					got = exp(got[:0], []uint64{slot})
-					want := naiveNeighbors(sp, slot)
+					// A move between two empty pegs leaves the class as it is: the
+					// slot itself may or may not be listed.
+					self := func(x uint64) bool { return x == slot }
+					want := slices.DeleteFunc(naiveNeighbors(sp, slot), self)
 					slices.Sort(want)
 					want = slices.Compact(want)
-					g := slices.Clone(got)
+					g := slices.DeleteFunc(slices.Clone(got), self)
 					slices.Sort(g)
 					g = slices.Compact(g)
 					if len(g) != len(got) && index == SchemePlain {

@@ -59,6 +59,10 @@ type Space struct {
 	// contributes c·w to the slot. Row n holds count[n][u] (classes) or k^n, the size of
 	// the whole slot range.
 	w [(MaxDisks + 1) * stride]uint64
+
+	// pairs[last*stride+a0] are the pairs of codes the expander tries for moves of disks
+	// other than the smallest, which is on code a0 (see expandCanonical).
+	pairs [stride * stride]codePairs
 }
 
 // NewSpace validates p and precomputes the scheme's tables. Pegs must be 3..6 and disks
@@ -83,6 +87,7 @@ func NewSpace(p Params) (*Space, error) {
 		return nil, err
 	}
 	s := &Space{p: p, k: p.Pegs, n: p.Disks, scheme: sc, bound: depthBound(p.Pegs, p.Disks), hint: depthHint(p.Pegs, p.Disks)}
+	pairTable(&s.pairs)
 	k, n := uint64(s.k), s.n
 	if sc == classes {
 		count := make([]uint64, (n+1)*stride)
