@@ -88,6 +88,7 @@ type bfsRun struct {
 	chunks  chunkPool
 
 	visitedBuf *bigBuf // holds visited, outside the Go heap
+	runs       bool    // sp lists NeighbourRuns
 
 	level   atomic.Int64
 	reached atomic.Uint64
@@ -129,6 +130,9 @@ func BFS(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		return nil, err
 	}
 	r := &bfsRun{sp: sp, opt: opt, n: n}
+	if nr, ok := sp.(NeighbourRuns); ok {
+		r.runs = nr.ListsNeighbourRuns()
+	}
 	defer func() { r.visitedBuf.release() }()
 	r.workers = make([]*bfsWorker, opt.Workers)
 	for i := range r.workers {
@@ -375,13 +379,49 @@ func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare
 }
 
 // expandBatch expands src and records every newly reached neighbour at remoteness d: in
-// the worker's list, or once the level has turned dense in its bitset. Neighbours listed
-// next to each other in one visited word (an expander lists runs of consecutive slots
-// together where it can, as Hanoi's smallest-disk moves) are claimed with one atomic OR.
+// the worker's list, or once the level has turned dense in its bitset.
 func (r *bfsRun) expandBatch(wk *bfsWorker, src []uint64, d uint64, nextDense *atomic.Pointer[frontier],
 	threshold uint64, makeDense func()) {
 	wk.nbrs = wk.expand(wk.nbrs[:0], src)
 	p := nextDense.Load()
+	if r.runs {
+		r.claimRuns(wk, d, p)
+	} else {
+		for _, s := range wk.nbrs {
+			if !r.claim(s) {
+				continue
+			}
+			r.values.Set(s, d)
+			wk.found++
+			if p != nil {
+				// Other workers set bits in the same words, hence the atomic OR.
+				atomic.OrUint64(&p.words[s>>6], 1<<(s&63))
+				continue
+			}
+			wk.next.add(&r.chunks, s)
+		}
+	}
+	if p == nil {
+		if wk.next.n > threshold {
+			makeDense()
+		}
+		p = nextDense.Load() // or another worker's list outgrew the threshold
+	}
+	if p != nil && wk.next.n > 0 {
+		words := p.words
+		wk.spent = wk.next.take(wk.spent[:0])
+		for _, c := range wk.spent {
+			for _, s := range c {
+				atomic.OrUint64(&words[s>>6], 1<<(s&63))
+			}
+		}
+		r.chunks.put(wk.spent)
+	}
+}
+
+// claimRuns is expandBatch's claim for spaces that list NeighbourRuns: the neighbours
+// next to each other in one visited word are claimed together.
+func (r *bfsRun) claimRuns(wk *bfsWorker, d uint64, p *frontier) {
 	nbrs := wk.nbrs
 	for k := 0; k < len(nbrs); {
 		wi := nbrs[k] >> 6
@@ -406,22 +446,6 @@ func (r *bfsRun) expandBatch(wk *bfsWorker, src []uint64, d uint64, nextDense *a
 				wk.next.add(&r.chunks, s)
 			}
 		}
-	}
-	if p == nil {
-		if wk.next.n > threshold {
-			makeDense()
-		}
-		p = nextDense.Load() // or another worker's list outgrew the threshold
-	}
-	if p != nil && wk.next.n > 0 {
-		words := p.words
-		wk.spent = wk.next.take(wk.spent[:0])
-		for _, c := range wk.spent {
-			for _, s := range c {
-				atomic.OrUint64(&words[s>>6], 1<<(s&63))
-			}
-		}
-		r.chunks.put(wk.spent)
 	}
 }
 

@@ -33,6 +33,13 @@ type Space interface {
 // of the other parity class.
 type Holed interface{ HasHoles() bool }
 
+// NeighbourRuns is implemented by spaces whose expanders list neighbours that share a
+// visited word next to each other (Hanoi lists its smallest disk's moves, a run of
+// consecutive slots, together). The search then claims such neighbours with one atomic
+// OR per word; for other spaces, whose neighbours hardly ever share a word, testing for
+// it cost 7% of a 3×4 sliding-puzzle build.
+type NeighbourRuns interface{ ListsNeighbourRuns() bool }
+
 // DepthHinter is implemented by spaces whose DepthBound is a proven bound well above the
 // remoteness they expect (4-peg Hanoi with 16 disks: a bound of 697, a largest remoteness
 // of 161). The values start at the width the hint needs, and are widened between levels

@@ -178,6 +178,10 @@ func (s *Space) DepthHint() uint64 { return min(s.hint, s.bound) }
 // so it is the class count for the classes and seed schemes and k^n for plain.
 func (s *Space) ExpectedStates() uint64 { return s.states }
 
+// ListsNeighbourRuns tells the builder that the expander lists the smallest disk's moves,
+// neighbours in consecutive slots, next to each other (builder.NeighbourRuns).
+func (s *Space) ListsNeighbourRuns() bool { return true }
+
 // HasHoles reports whether the scheme leaves slots that are no state: only seed does.
 func (s *Space) HasHoles() bool { return s.scheme == seed }
 

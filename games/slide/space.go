@@ -225,15 +225,16 @@ func (s *Space) lexStep(board []uint8, b, c, t int) int64 {
 	if c < b {
 		lo, hi, sign = c, b, -1
 	}
-	var after int64
+	// Which tiles between come after t is as good as random: counted with a mask, not
+	// a branch, which mispredicted on most vertical moves.
+	var after, before int64
 	for x := lo + 1; x < hi; x++ {
-		if u := int(board[x]); u > t {
-			after++
-		} else {
-			delta += sign * s.fact[u&31]
-		}
+		u := int64(board[x])
+		later := (int64(t) - u) >> 63 // −1 when u > t, else 0
+		after -= later
+		before += s.fact[u&31] &^ later
 	}
-	return delta - sign*after*s.fact[t&31]
+	return delta + sign*(before-after*s.fact[t&31])
 }
 
 // positions writes pos[tile] = cell for board.
