@@ -291,6 +291,17 @@ func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare
 		})
 	}
 	threshold := r.n / 64 / uint64(len(r.workers))
+	// A level expanded from a wide bitset (the middle of a search) marks its new slots in
+	// the next bitset only; the visited bits and the values are settled after it, in
+	// slot order (see settle). Deciding before the level starts keeps every worker in
+	// one mode: a worker claiming visited bits and one leaving them to settle would
+	// count a slot both reach twice. A bitset frontier under the threshold (the tail of
+	// a search) is expanded into lists as before: settling would cost passes over the
+	// whole bitset for a few slots, level after level.
+	deferred := cur.words != nil && cur.count > r.n/64
+	if deferred {
+		makeDense()
+	}
 
 	// Units of work: ranges of a list, or ranges of bitset words.
 	type unit struct{ list, lo, hi int }
@@ -325,6 +336,12 @@ func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare
 				}
 			}
 			un := units[u]
+			if deferred {
+				wk.batch = drainWords(cur.words, un.lo, un.hi, false, wk.batch, r.opt.Batch, func(b []uint64) {
+					r.markBatch(wk, b, nextDense.Load().words)
+				})
+				continue
+			}
 			if un.list >= 0 {
 				r.expandBatch(wk, cur.lists[un.list][un.lo:un.hi], d, &nextDense, threshold, makeDense)
 				continue
@@ -359,6 +376,11 @@ func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare
 		next.count += wk.found
 	}
 	r.reached.Add(next.count)
+	if deferred {
+		p := nextDense.Load()
+		next.words, next.buf = p.words, p.buf
+		return next, r.settle(ctx, next.words, d)
+	}
 	if p := nextDense.Load(); p != nil {
 		next.words, next.buf = p.words, p.buf
 		for _, wk := range r.workers {
@@ -417,6 +439,76 @@ func (r *bfsRun) expandBatch(wk *bfsWorker, src []uint64, d uint64, nextDense *a
 		}
 		r.chunks.put(wk.spent)
 	}
+}
+
+// markBatch expands src and marks in next every neighbour not yet visited, counting
+// those this call was the first to mark; settle records them as visited, with their
+// value, once the level is done. Against claiming each new slot as it turns up, it
+// spares an atomic OR on the visited word and a value written at random per new slot,
+// for one more read of next per slot found again.
+func (r *bfsRun) markBatch(wk *bfsWorker, src []uint64, next []uint64) {
+	wk.nbrs = wk.expand(wk.nbrs[:0], src)
+	visited := r.visited
+	nbrs := wk.nbrs
+	if !r.runs {
+		for _, s := range nbrs {
+			wi, bit := s>>6, uint64(1)<<(s&63)
+			// Nothing writes visited during the level (settle runs after it): a plain
+			// read. next is ORed into by every worker.
+			if visited[wi]&bit != 0 || atomic.LoadUint64(&next[wi])&bit != 0 {
+				continue
+			}
+			if atomic.OrUint64(&next[wi], bit)&bit == 0 {
+				wk.found++
+			}
+		}
+		return
+	}
+	for k := 0; k < len(nbrs); {
+		wi := nbrs[k] >> 6
+		mask := uint64(1) << (nbrs[k] & 63)
+		for k++; k < len(nbrs) && nbrs[k]>>6 == wi; k++ {
+			mask |= 1 << (nbrs[k] & 63)
+		}
+		fresh := mask &^ visited[wi] &^ atomic.LoadUint64(&next[wi])
+		if fresh == 0 {
+			continue
+		}
+		wk.found += uint64(bits.OnesCount64(fresh &^ atomic.OrUint64(&next[wi], fresh)))
+	}
+}
+
+// settle records the slots of next, found at remoteness d by markBatch, as visited and
+// writes their values: one pass in slot order, split among the workers.
+func (r *bfsRun) settle(ctx context.Context, next []uint64, d uint64) error {
+	const wordsPerUnit = 1 << 12
+	var nextUnit atomic.Int64
+	var g errgroup.Group
+	for range r.workers {
+		g.Go(func() error {
+			for {
+				lo := int(nextUnit.Add(1)-1) * wordsPerUnit
+				if lo >= len(next) {
+					return nil
+				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				for wi := lo; wi < min(lo+wordsPerUnit, len(next)); wi++ {
+					m := next[wi]
+					if m == 0 {
+						continue
+					}
+					r.visited[wi] |= m
+					base := uint64(wi) << 6
+					for ; m != 0; m &= m - 1 {
+						r.values.Set(base+uint64(bits.TrailingZeros64(m)), d)
+					}
+				}
+			}
+		})
+	}
+	return g.Wait()
 }
 
 // claimRuns is expandBatch's claim for spaces that list NeighbourRuns: the neighbours
