@@ -1,0 +1,176 @@
+package builder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"testing"
+)
+
+// withRuns turns NeighbourRuns on or off for any space, keeping its depth hint.
+type withRuns struct {
+	Space
+	runs bool
+}
+
+func (w withRuns) ListsNeighbourRuns() bool { return w.runs }
+func (w withRuns) DepthHint() uint64 {
+	if h, ok := w.Space.(DepthHinter); ok {
+		return h.DepthHint()
+	}
+	return w.Space.DepthBound()
+}
+
+// wideStar is goal 0 next to every slot: level 1 is wide (a bitset) and the level after it
+// empty; every slot lists itself, and the goal lists each slot twice.
+type wideStar struct{ n uint64 }
+
+func (s wideStar) Slots() uint64        { return s.n }
+func (s wideStar) Goals() []uint64      { return []uint64{0} }
+func (s wideStar) DepthBound() uint64   { return 2 }
+func (s wideStar) IsHole(x uint64) bool { return false }
+func (s wideStar) NewExpander() func(dst, src []uint64) []uint64 {
+	return func(dst, src []uint64) []uint64 {
+		for _, x := range src {
+			dst = append(dst, x)
+			if x == 0 {
+				for y := uint64(1); y < s.n; y++ {
+					dst = append(dst, y, y)
+				}
+			} else {
+				dst = append(dst, 0, x, 0)
+			}
+		}
+		return dst
+	}
+}
+
+// tailcube: a chain 0..L-1, then a cube of dimension dim at offset L joined at L-1 — the
+// cube's wide (deferred) levels come after the values had to widen past one byte.
+type tailcube struct {
+	L   uint64
+	dim int
+}
+
+func (c tailcube) Slots() uint64        { return c.L + 1<<c.dim }
+func (c tailcube) Goals() []uint64      { return []uint64{0} }
+func (c tailcube) DepthBound() uint64   { return c.L + uint64(c.dim) }
+func (c tailcube) DepthHint() uint64    { return 10 }
+func (c tailcube) IsHole(s uint64) bool { return false }
+func (c tailcube) NewExpander() func(dst, src []uint64) []uint64 {
+	return func(dst, src []uint64) []uint64 {
+		for _, s := range src {
+			if s < c.L {
+				if s > 0 {
+					dst = append(dst, s-1)
+				}
+				dst = append(dst, s+1) // s+1 == L is the cube's origin
+				continue
+			}
+			x := s - c.L
+			if x == 0 {
+				dst = append(dst, c.L-1)
+			}
+			for b := 0; b < c.dim; b++ {
+				dst = append(dst, c.L+(x^1<<b))
+			}
+		}
+		return dst
+	}
+}
+
+// TestDeferredLevelsMatchOracle runs spaces whose wide levels are settled after the
+// level (markBatch, settle) against the oracle: a level with an empty next, self-loops
+// and repeats (wideStar), values widened before the wide levels (tailcube), with and without
+// NeighbourRuns, over worker counts and batch sizes.
+func TestDeferredLevelsMatchOracle(t *testing.T) {
+	t.Parallel()
+	spaces := map[string]Space{
+		"cube10":       cube{dim: 10},
+		"cube13-holes": cube{dim: 13, hole: func(s uint64) bool { return s%5 == 2 }},
+		"cube6":        cube{dim: 6},
+		"cube1":        cube{dim: 1},
+		"star300":      wideStar{300},
+		"star5000":     wideStar{5000},
+		"tailcube":     tailcube{L: 300, dim: 11},
+	}
+	for name, sp := range spaces {
+		for _, runs := range []bool{false, true} {
+			for _, workers := range []int{1, 2, 3, 7} {
+				for _, batch := range []int{1, 5, 64, 1024} {
+					res, err := BFS(context.Background(), withRuns{sp, runs}, Options{Workers: workers, Batch: batch})
+					if err != nil {
+						t.Fatalf("%s runs=%v w=%d b=%d: %v", name, runs, workers, batch, err)
+					}
+					t.Run(fmt.Sprintf("%s/%v/%d/%d", name, runs, workers, batch), func(t *testing.T) {
+						checkAgainstOracle(t, sp, res)
+						if name == "tailcube" && res.Values.Width() != 2 {
+							t.Fatalf("no widening")
+						}
+						if n := res.Counts[len(res.Counts)-1]; n == 0 {
+							t.Fatalf("trailing empty level: %v", res.Counts)
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// TestDeferredLevelsResume interrupts logged searches after every level (of the tail,
+// for tailcube), resumes them and checks the values, the counts and the log's replay.
+func TestDeferredLevelsResume(t *testing.T) {
+	t.Parallel()
+	spaces := map[string]Space{
+		"cube14-holes": cube{dim: 14, hole: func(s uint64) bool { return s%13 == 4 }},
+		"star5000":     wideStar{5000},
+		"tailcube":     tailcube{L: 300, dim: 11},
+	}
+	for name, sp := range spaces {
+		full, err := BFS(context.Background(), sp, Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, runs := range []bool{false, true} {
+			for stopAt := 0; stopAt < len(full.Counts); stopAt++ {
+				if name == "tailcube" && stopAt < 295 {
+					continue
+				}
+				wsp := withRuns{sp, runs}
+				path := filepath.Join(t.TempDir(), "x.ckpt")
+				w0, _ := StartWidth(wsp)
+				log, err := CreateLevelLog(path, name, sp.Slots(), w0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = runLogged(t, wsp, log, nil, stopAt)
+				log.Close()
+				if stopAt < len(full.Counts)-1 && !errors.Is(err, errStop) {
+					t.Fatalf("%s stop %d: %v", name, stopAt, err)
+				}
+				cp, log, err := ResumeLevelLog(path, name, wsp)
+				if err != nil {
+					t.Fatalf("%s stop %d: %v", name, stopAt, err)
+				}
+				res, err := BFS(context.Background(), wsp, Options{Workers: 3, Batch: 7, Resume: cp, AfterLevel: log.Append})
+				log.Close()
+				if err != nil {
+					t.Fatalf("%s stop %d: %v", name, stopAt, err)
+				}
+				checkAgainstOracle(t, sp, res)
+				if fmt.Sprint(res.Counts) != fmt.Sprint(full.Counts) {
+					t.Fatalf("%s stop %d: counts %v want %v", name, stopAt, res.Counts, full.Counts)
+				}
+				cp2, log2, err := ResumeLevelLog(path, name, wsp)
+				if err != nil {
+					t.Fatal(err)
+				}
+				log2.Close()
+				if fmt.Sprint(cp2.Counts) != fmt.Sprint(full.Counts) {
+					t.Fatalf("%s stop %d: replayed %v want %v", name, stopAt, cp2.Counts, full.Counts)
+				}
+			}
+		}
+	}
+}
