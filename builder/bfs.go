@@ -34,6 +34,9 @@ type Options struct {
 	// callback may go on reading them in the background meanwhile. An error stops the
 	// search.
 	AfterLevel func(Level) error
+
+	// settle makes ZeroOneBFS settle every level after it or none (tests only).
+	settle settlePolicy
 }
 
 // Progress is a snapshot of a running search.
@@ -465,11 +468,8 @@ func (r *bfsRun) markBatch(wk *bfsWorker, src []uint64, next []uint64) {
 		return
 	}
 	for k := 0; k < len(nbrs); {
-		wi := nbrs[k] >> 6
-		mask := uint64(1) << (nbrs[k] & 63)
-		for k++; k < len(nbrs) && nbrs[k]>>6 == wi; k++ {
-			mask |= 1 << (nbrs[k] & 63)
-		}
+		var wi, mask uint64
+		wi, mask, k = wordRun(nbrs, k)
 		fresh := mask &^ visited[wi] &^ atomic.LoadUint64(&next[wi])
 		if fresh == 0 {
 			continue
@@ -516,11 +516,8 @@ func (r *bfsRun) settle(ctx context.Context, next []uint64, d uint64) error {
 func (r *bfsRun) claimRuns(wk *bfsWorker, d uint64, p *frontier) {
 	nbrs := wk.nbrs
 	for k := 0; k < len(nbrs); {
-		wi := nbrs[k] >> 6
-		mask := uint64(1) << (nbrs[k] & 63)
-		for k++; k < len(nbrs) && nbrs[k]>>6 == wi; k++ {
-			mask |= 1 << (nbrs[k] & 63)
-		}
+		var wi, mask uint64
+		wi, mask, k = wordRun(nbrs, k)
 		claimed := r.claimWord(wi, mask)
 		if claimed == 0 {
 			continue

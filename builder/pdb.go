@@ -76,6 +76,7 @@ type zoRun struct {
 	opt     Options
 	eb      uint
 	closed  bool // zero returns whole closures (ZeroClosed)
+	policy  settlePolicy
 	visited []uint64
 	values  *Values
 	workers []*zoWorker
@@ -117,7 +118,9 @@ func ZeroOneMemoryEstimate(sp ZeroOneSpace) (uint64, error) {
 // at once (repeating until no new slot turns up, or in one step for a ZeroClosed space),
 // so that every slot of F_{d+1} is claimed at cost d+1 and F_{d+1} is closed in turn. The
 // worker whose OR is the first to set a bit of an entry writes the entry's value, so each
-// value is written once, without atomics. Memory: three bitsets of Slots() bits (visited,
+// value is written once, without atomics. A wide level (see deferLevel) only marks its
+// new slots in F_{d+1}, visited staying as it is, and settles them after it: one pass
+// in slot order sets their visited bits and writes the values of their new entries. Memory: three bitsets of Slots() bits (visited,
 // this frontier, the next) plus the value array of one byte per entry (for depth bounds
 // below 254).
 //
@@ -146,7 +149,7 @@ func ZeroOneBFS(ctx context.Context, sp ZeroOneSpace, opt Options) (*ZeroOneResu
 	if err != nil {
 		return nil, err
 	}
-	r := &zoRun{sp: sp, opt: opt, eb: uint(eb), values: values}
+	r := &zoRun{sp: sp, opt: opt, eb: uint(eb), values: values, policy: opt.settle}
 	if zc, ok := sp.(ZeroClosed); ok {
 		r.closed = zc.ZeroClosed()
 	}
@@ -196,14 +199,22 @@ func ZeroOneBFS(ctx context.Context, sp ZeroOneSpace, opt Options) (*ZeroOneResu
 			return nil, fmt.Errorf("builder: cost %d exceeds the value width (bound %d was wrong)", d+1, sp.DepthBound())
 		}
 		r.level.Store(int64(d))
-		if err := r.expandLevel(ctx, cur, next, lo, hi, d+1); err != nil {
+		deferred := r.deferLevel(slotCounts[d], hi-lo)
+		if err := r.expandLevel(ctx, cur, next, lo, hi, d+1, deferred); err != nil {
 			return nil, err
 		}
-		var e, s uint64
 		lo, hi = len(next), 0
 		for _, w := range r.workers {
-			e, s = e+w.entries, s+w.slots
 			lo, hi = min(lo, w.lo), max(hi, w.hi)
+		}
+		if deferred {
+			if err := r.settle(ctx, next, lo, hi, d+1); err != nil {
+				return nil, err
+			}
+		}
+		var e, s uint64
+		for _, w := range r.workers {
+			e, s = e+w.entries, s+w.slots
 		}
 		counts = append(counts, e)
 		slotCounts = append(slotCounts, s)
@@ -236,10 +247,37 @@ func (w *zoWorker) reset(words int) {
 	w.lo, w.hi = words, 0
 }
 
+// settlePolicy chooses between claiming each new slot as it turns up and settling a
+// level after it (see zoRun.deferLevel). Only tests set it, to run every level one way.
+type settlePolicy int8
+
+const (
+	settleWide   settlePolicy = iota // settle the wide levels
+	settleAlways                     // settle every level
+	settleNever                      // claim as found, every level
+)
+
+// deferLevel decides whether the level expanded from a frontier of count slots within
+// words words is settled after it: its new slots only marked in the next frontier while
+// it runs, and recorded as visited, with their entries' values, by one pass over that
+// frontier's words once it is done. Against claiming each new slot at once, this
+// spares an atomic OR on the visited word and a value written at random per new slot,
+// at the cost of the pass; a frontier of at least one slot per 8 words pays for it.
+func (r *zoRun) deferLevel(count uint64, words int) bool {
+	switch r.policy {
+	case settleAlways:
+		return true
+	case settleNever:
+		return false
+	}
+	return count >= uint64(words)/8
+}
+
 // expandLevel takes the unit-cost moves of every slot of cur (cost d-1) and records the
-// slots of cost d, closed under zero-cost moves, in next. It clears the words of cur it
-// reads; only words [lo, hi) of cur can be set.
-func (r *zoRun) expandLevel(ctx context.Context, cur, next []uint64, lo, hi int, d uint64) error {
+// slots of cost d, closed under zero-cost moves, in next: claimed as they turn up, or
+// only marked there when the level is deferred (settle records them after). It clears
+// the words of cur it reads; only words [lo, hi) of cur can be set.
+func (r *zoRun) expandLevel(ctx context.Context, cur, next []uint64, lo, hi int, d uint64, deferred bool) error {
 	const wordsPerUnit = 1 << 10
 	var nextUnit atomic.Int64
 	work := func(w *zoWorker) error {
@@ -253,7 +291,11 @@ func (r *zoRun) expandLevel(ctx context.Context, cur, next []uint64, lo, hi int,
 				return err
 			}
 			w.batch = drainWords(cur, u, min(u+wordsPerUnit, hi), true, w.batch[:0], r.opt.Batch, func(b []uint64) {
-				r.expandBatch(w, b, d, next)
+				if deferred {
+					r.markBatch(w, b, next)
+				} else {
+					r.expandBatch(w, b, d, next)
+				}
 			})
 		}
 		return nil
@@ -294,6 +336,107 @@ func (r *zoRun) claimAndClose(w *zoWorker, cand []uint64, d uint64, frontier []u
 	}
 }
 
+// markBatch is expandBatch for a deferred level: the unit-cost moves of batch and their
+// closure under zero-cost moves are marked in next, unless visited, and left for settle.
+func (r *zoRun) markBatch(w *zoWorker, batch []uint64, next []uint64) {
+	cand := w.unit(w.succ[:0], batch)
+	for round := 0; len(cand) > 0; round++ {
+		w.fresh = r.mark(w, cand, w.fresh[:0], next)
+		if len(w.fresh) == 0 || (r.closed && round == 1) {
+			break
+		}
+		cand = w.zero(cand[:0], w.fresh)
+	}
+	w.succ = cand[:0]
+}
+
+// mark appends to fresh the slots of cand neither visited nor in next, which this call
+// set in next (shared with the other workers: one atomic OR per run of candidates in a
+// word). cand is scratch. Nothing writes visited during a deferred level, so plain
+// loads read it.
+func (r *zoRun) mark(w *zoWorker, cand []uint64, fresh []uint64, next []uint64) []uint64 {
+	visited := r.visited
+	// First the plain loads of both words of every candidate, which the processor
+	// overlaps; the atomic ORs after them find the words of next in the cache (an
+	// atomic OR on a word that is not waits for memory, and holds up the loads behind
+	// it).
+	k := 0
+	for _, s := range cand {
+		cand[k] = s
+		k += int((visited[s>>6]|atomic.LoadUint64(&next[s>>6]))>>(s&63)&1 ^ 1)
+	}
+	cand = cand[:k]
+	for i := 0; i < len(cand); {
+		var wi, mask uint64
+		wi, mask, i = wordRun(cand, i)
+		won := mask &^ atomic.OrUint64(&next[wi], mask)
+		if won == 0 {
+			continue
+		}
+		w.lo, w.hi = min(w.lo, int(wi)), max(w.hi, int(wi)+1)
+		for m := won; m != 0; m &= m - 1 {
+			fresh = append(fresh, wi<<6|uint64(bits.TrailingZeros64(m)))
+		}
+	}
+	return fresh
+}
+
+// settle records the slots of next in words [lo, hi), marked at cost d by a deferred
+// level, as visited, and gives the value d to the entries none of whose slots was
+// visited before: one pass in slot order, split among the workers, each counting what
+// it settles.
+func (r *zoRun) settle(ctx context.Context, next []uint64, lo, hi int, d uint64) error {
+	const wordsPerUnit = 1 << 12
+	span := uint(1) << r.eb
+	// firsts has the first bit of every entry of a word.
+	firsts := ^uint64(0)
+	if span > 1 {
+		firsts = 0
+		for b := uint(0); b < 64; b += span {
+			firsts |= 1 << b
+		}
+	}
+	// reached folds each entry's bits onto its first: no bit crosses into the entry
+	// below, the shifts adding up to span-1.
+	reached := func(x uint64) uint64 {
+		for sh := uint(1); sh < span; sh <<= 1 {
+			x |= x >> sh
+		}
+		return x & firsts
+	}
+	var nextUnit atomic.Int64
+	var g errgroup.Group
+	for _, w := range r.workers {
+		w.entries, w.slots = 0, 0
+		g.Go(func() error {
+			for {
+				u := lo + int(nextUnit.Add(1)-1)*wordsPerUnit
+				if u >= hi {
+					return nil
+				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				for wi := u; wi < min(u+wordsPerUnit, hi); wi++ {
+					m := next[wi]
+					if m == 0 {
+						continue
+					}
+					old := r.visited[wi]
+					r.visited[wi] = old | m
+					w.slots += uint64(bits.OnesCount64(m))
+					base := uint64(wi) << 6
+					for e := reached(m) &^ reached(old); e != 0; e &= e - 1 {
+						r.values.Set((base+uint64(bits.TrailingZeros64(e)))>>r.eb, d)
+						w.entries++
+					}
+				}
+			}
+		})
+	}
+	return g.Wait()
+}
+
 // claim appends to fresh the slots of cand this call claimed, sets their bits in
 // frontier (shared with the other workers: one atomic OR per word, as for visited) and
 // writes the value d of the entries whose first slot it claimed. cand is scratch.
@@ -301,12 +444,12 @@ func (r *zoRun) claim(w *zoWorker, cand []uint64, d uint64, fresh []uint64, fron
 	visited := r.visited
 	// First a pass of plain loads: most candidates are known, and independent loads let
 	// the processor overlap their cache misses, where an atomic OR would wait for each.
+	// The word of frontier is loaded too, though its bits are a subset of visited's,
+	// so that the atomic OR on it below finds it in the cache (see mark).
 	k := 0
 	for _, s := range cand {
-		if atomic.LoadUint64(&visited[s>>6])&(1<<(s&63)) == 0 {
-			cand[k] = s
-			k++
-		}
+		cand[k] = s
+		k += int((atomic.LoadUint64(&visited[s>>6])|atomic.LoadUint64(&frontier[s>>6]))>>(s&63)&1 ^ 1)
 	}
 	cand = cand[:k]
 	span := uint64(1) << r.eb
@@ -314,13 +457,8 @@ func (r *zoRun) claim(w *zoWorker, cand []uint64, d uint64, fresh []uint64, fron
 	for i := 0; i < len(cand); {
 		// One atomic OR for a run of candidates in the same word (a closure's slots
 		// usually share their entry's word).
-		wi := cand[i] >> 6
-		mask := uint64(1) << (cand[i] & 63)
-		j := i + 1
-		for ; j < len(cand) && cand[j]>>6 == wi; j++ {
-			mask |= 1 << (cand[j] & 63)
-		}
-		i = j
+		var wi, mask uint64
+		wi, mask, i = wordRun(cand, i)
 		old := atomic.OrUint64(&visited[wi], mask)
 		won := mask &^ old // bits this call set; others were set before or by another worker
 		if won == 0 {

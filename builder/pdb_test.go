@@ -168,6 +168,14 @@ func checkZeroOne(t *testing.T, sp ZeroOneSpace, res *ZeroOneResult) {
 	}
 }
 
+// settlePolicies are the ways a 0-1 search can take its levels, every one of which
+// must give the same values.
+var settlePolicies = []settlePolicy{settleWide, settleAlways, settleNever}
+
+func (p settlePolicy) String() string {
+	return [...]string{settleWide: "settle-wide", settleAlways: "settle-always", settleNever: "settle-never"}[p]
+}
+
 func TestZeroOneBFSRandomGraphs(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -178,13 +186,16 @@ func TestZeroOneBFSRandomGraphs(t *testing.T) {
 			}
 			g := zoRandomGraph(rng, entries, eb)
 			for _, opt := range []Options{{Workers: 1}, {Workers: 2, Batch: 3}, {Workers: 3, Batch: 64}} {
-				t.Run(fmt.Sprintf("eb%d/entries%d/w%d", eb, entries, opt.Workers), func(t *testing.T) {
-					res, err := ZeroOneBFS(context.Background(), g, opt)
-					if err != nil {
-						t.Fatal(err)
-					}
-					checkZeroOne(t, g, res)
-				})
+				for _, policy := range settlePolicies {
+					opt.settle = policy
+					t.Run(fmt.Sprintf("eb%d/entries%d/w%d/%v", eb, entries, opt.Workers, policy), func(t *testing.T) {
+						res, err := ZeroOneBFS(context.Background(), g, opt)
+						if err != nil {
+							t.Fatal(err)
+						}
+						checkZeroOne(t, g, res)
+					})
+				}
 			}
 		}
 	}
@@ -332,16 +343,20 @@ func TestZeroOneBFSTiles(t *testing.T) {
 		sp := newZoTiles(c.rows, c.cols, c.tiles)
 		t.Run(fmt.Sprintf("%dx%d%v", c.rows, c.cols, c.tiles), func(t *testing.T) {
 			t.Parallel()
-			res, err := ZeroOneBFS(context.Background(), sp, Options{Workers: 2, Batch: 16})
-			if err != nil {
-				t.Fatal(err)
+			var res *ZeroOneResult
+			for _, policy := range settlePolicies {
+				var err error
+				res, err = ZeroOneBFS(context.Background(), sp, Options{Workers: 2, Batch: 16, settle: policy})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkZeroOne(t, sp, res)
+				closed, err := ZeroOneBFS(context.Background(), zoClosedTiles{sp}, Options{Workers: 2, Batch: 16, settle: policy})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkZeroOne(t, sp, closed)
 			}
-			checkZeroOne(t, sp, res)
-			closed, err := ZeroOneBFS(context.Background(), zoClosedTiles{sp}, Options{Workers: 2, Batch: 16})
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkZeroOne(t, sp, closed)
 			// With every tile in the pattern only the goal's parity class is reachable.
 			want := uint64(0)
 			if len(c.tiles) == c.rows*c.cols-1 {

@@ -87,3 +87,15 @@ func drainWords(words []uint64, lo, hi int, clearWords bool, batch []uint64, max
 	}
 	return batch
 }
+
+// wordRun returns the bitset word of slots[i] and the mask of the run of slots from i on
+// that fall in it, and the index after the run: the slots of one word take one atomic
+// OR together.
+func wordRun(slots []uint64, i int) (wi, mask uint64, end int) {
+	wi = slots[i] >> 6
+	mask = 1 << (slots[i] & 63)
+	for i++; i < len(slots) && slots[i]>>6 == wi; i++ {
+		mask |= 1 << (slots[i] & 63)
+	}
+	return wi, mask, i
+}

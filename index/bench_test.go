@@ -3,6 +3,7 @@ package index
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -180,4 +181,29 @@ func BenchmarkZobrist(b *testing.B) {
 		}
 		benchSink += h
 	})
+}
+
+// BenchmarkPartialCursorSeek seeks a cursor of the 15-puzzle's 8-tile group (16, 8)
+// through sorted slots at mean gaps a frontier has: 4 (a dense middle level), 64 and
+// 4096 (a sparse one).
+func BenchmarkPartialCursorSeek(b *testing.B) {
+	p := NewPartialPerm(16, 8)
+	for _, gap := range []uint64{4, 64, 4096} {
+		b.Run(fmt.Sprintf("gap%d", gap), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, gap))
+			slots := make([]uint64, 1<<16)
+			s := rng.Uint64N(p.Size() / 2)
+			for i := range slots {
+				s += 1 + rng.Uint64N(2*gap-1)
+				slots[i] = s % p.Size()
+			}
+			slices.Sort(slots)
+			c := p.NewCursor()
+			b.ResetTimer()
+			for i := range b.N {
+				c.Seek(slots[i&(len(slots)-1)])
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/seek")
+		})
+	}
 }

@@ -40,6 +40,9 @@ func (c *PartialCursor) Used(i int) uint32 { return c.used[i] }
 func (c *PartialCursor) Seek(slot uint64) int {
 	p := c.p
 	k, low := p.k, p.lowDigits()
+	if c.valid && slot > c.slot && slot-c.slot < 1<<31 {
+		return c.advance(slot)
+	}
 	from := 0
 	hi := slot / p.lowSize
 	if c.valid && hi == c.hi {
@@ -65,6 +68,40 @@ func (c *PartialCursor) Seek(slot uint64) int {
 		r = q
 	}
 	c.slot, c.hi, c.valid = slot, hi, true
+	c.fill(first)
+	return first
+}
+
+// advance is Seek to a slot a little after the cursor's (by less than 2^31): the
+// difference is added to the digits from the last one on, and the carry usually dies
+// within a digit or two over a sorted frontier's gaps, where Seek would divide for
+// every digit below the leading ones.
+func (c *PartialCursor) advance(slot uint64) int {
+	p := c.p
+	k := p.k
+	first := k
+	delta := slot - c.slot
+	for i := k - 1; delta != 0 && i >= 0; i-- {
+		t := uint64(c.digits[i&(maxPartialN-1)]) + delta
+		d := p.radix[i&(maxPartialN-1)]
+		var q uint64
+		switch {
+		case t < d:
+		case d >= 2: // t < 2^31 + n
+			q = divFast(t, p.recip[i&(maxPartialN-1)])
+		default:
+			q = t / d
+		}
+		if dg := uint8(t - q*d); dg != c.digits[i&(maxPartialN-1)] {
+			c.digits[i&(maxPartialN-1)] = dg
+			first = i
+		}
+		delta = q
+	}
+	c.slot = slot
+	if first < k-p.lowDigits() { // the leading digits changed
+		c.hi = slot / p.lowSize
+	}
 	c.fill(first)
 	return first
 }

@@ -44,6 +44,25 @@ type PDBSpace struct {
 	// only): a table of 512 KiB at most that
 	// replaces a flood fill per move. Nil on larger boards.
 	regionDigits []uint64
+	// On boards of at most 16 cells, moveSpan[free<<eb | d] locates the moves out of the
+	// region of the free cell of digit d among the free cells free: start<<8 | count in
+	// moves (see pdbMove), the same span for every digit of the region. They are what
+	// the flood fill, the search for the tiles around the region and the successor's
+	// region would otherwise find, move by move. Nil on larger boards.
+	moveSpan []uint32
+	moves    []pdbMove
+}
+
+// pdbMove is a move of a group tile into the blank's region as the tables list it: the
+// tile's cell c (bits 0-3), the lower of c and the cell it moves onto (bits 4-7), the
+// digit of the region the blank is left in (bits 8-11: the region of c after the move),
+// the distance between the two cells (bits 12-15) and the cells of group tiles strictly
+// between them (bits 16-31).
+type pdbMove uint32
+
+func newPDBMove(from, to uint8, digit uint64, between uint32) pdbMove {
+	lo, hi := min(from, to), max(from, to)
+	return pdbMove(uint32(from) | uint32(lo)<<4 | uint32(digit)<<8 | uint32(hi-lo)<<12 | between<<16)
 }
 
 // regionTableCells is the largest board whose region digits are tabulated.
@@ -122,8 +141,47 @@ func NewPDBSpace(geo *Geometry, goal Goal, tiles []uint8) (*PDBSpace, error) {
 				left &^= region
 			}
 		}
+		s.tabulateMoves()
 	}
 	return s, nil
+}
+
+// tabulateMoves fills moveSpan and moves from regionDigits, for every set of n-k free
+// cells and every region among them.
+func (s *PDBSpace) tabulateMoves() {
+	per := uint32(1) << s.eb
+	s.moveSpan = make([]uint32, (s.all+1)*per)
+	for free := uint32(0); free <= s.all; free++ {
+		if bits.OnesCount32(free) != s.n-s.k {
+			continue
+		}
+		occ := s.all &^ free
+		// The regions by their digit, in the order of their lowest cells.
+		for d := range uint64(s.n - s.k) {
+			b0 := nthFree(occ, d)
+			canon := s.regionOf(occ, b0)
+			if canon != d { // not the region's lowest cell: listed with it
+				s.moveSpan[free*per+uint32(d)] = s.moveSpan[free*per+uint32(canon)]
+				continue
+			}
+			start := len(s.moves)
+			for b := range uint8(s.n) {
+				if free&(1<<b) == 0 || s.regionOf(occ, b) != d {
+					continue
+				}
+				for m := s.nb[b] & occ; m != 0; m &= m - 1 {
+					c := uint8(bits.TrailingZeros32(m))
+					lo, hi := min(b, c), max(b, c)
+					between := occ & (uint32(1)<<hi - 1) &^ (uint32(2)<<lo - 1)
+					s.moves = append(s.moves, newPDBMove(c, b, s.regionOf(occ&^(1<<c)|1<<b, c), between))
+				}
+			}
+			// Both fit: a region has at most 4 moves per group tile (k ≤ 16), and a
+			// set of free cells at most one per edge of the board (≤ 24), so fewer
+			// than 2^16·24 < 2^24 in all.
+			s.moveSpan[free*per+uint32(d)] = uint32(start)<<8 | uint32(len(s.moves)-start)
+		}
+	}
 }
 
 // flood returns the region of free reached from the cells of seed (a subset of free) by
@@ -194,10 +252,19 @@ type pdbExpander struct {
 // NewExpanders returns one worker's move generators: zero appends nothing (a state is a
 // whole region already), unit the moves of group tiles into the region.
 func (s *PDBSpace) NewExpanders() (zero, unit func(dst, src []uint64) []uint64) {
+	x := s.newExpander()
+	unit = x.unitFlood
+	if s.moveSpan != nil {
+		unit = x.unitTabulated
+	}
+	return func(dst, _ []uint64) []uint64 { return dst }, unit
+}
+
+func (s *PDBSpace) newExpander() *pdbExpander {
 	x := cacheline.New[pdbExpander]() // apart from the other workers' expanders
 	x.s, x.cur = s, s.pp.NewCursor()
 	x.refresh(0)
-	return func(dst, _ []uint64) []uint64 { return dst }, x.unit
+	return x
 }
 
 // load unranks placement e, redoing only the tiles whose cells changed since the last.
@@ -227,7 +294,7 @@ func nthFree(occ uint32, d uint64) uint8 {
 	return uint8(bits.TrailingZeros32(m))
 }
 
-// unit appends the moves of group tiles into the region: every group tile next to a
+// unitFlood appends the moves of group tiles into the region: every group tile next to a
 // cell of the region moves onto that cell, and the successor's region is the one of the
 // tile's old cell.
 //
@@ -235,7 +302,7 @@ func nthFree(occ uint32, d uint64) uint8 {
 // region's cell b changes its own digit, and the digit of each later tile on a cell
 // strictly between b and c by one (no cell lies between for a horizontal move; cols-1
 // cells do for a vertical one).
-func (x *pdbExpander) unit(dst, src []uint64) []uint64 {
+func (x *pdbExpander) unitFlood(dst, src []uint64) []uint64 {
 	s := x.s
 	eb, mask := s.eb, uint64(1)<<s.eb-1
 	w := &s.weight
@@ -265,6 +332,43 @@ func (x *pdbExpander) unit(dst, src []uint64) []uint64 {
 				}
 				dst = append(dst, r<<eb|s.regionOf(x.occ&^(1<<c)|1<<b, c))
 			}
+		}
+	}
+	return dst
+}
+
+// unitTabulated is unitFlood on a board of at most 16 cells: the moves out of the region come
+// from the tables, leaving only the successor's rank to compute.
+func (x *pdbExpander) unitTabulated(dst, src []uint64) []uint64 {
+	s := x.s
+	eb, mask := s.eb, uint64(1)<<s.eb-1
+	cols := uint32(s.cols)
+	w := &s.weight
+	for _, slot := range src {
+		e := slot >> eb
+		if e != x.last {
+			x.load(e)
+		}
+		span := s.moveSpan[uint64(s.all&^x.occ)<<eb|slot&mask]
+		for _, mv := range s.moves[span>>8 : span>>8+span&255] {
+			c, lo := uint32(mv&15), uint32(mv>>4&15)
+			i := x.owner[c] & 31
+			between := uint32(mv >> 16)
+			// The tile's digit moves by the cells between, less the earlier tiles'; each
+			// later tile between moves its digit by one. No branch depends on the
+			// move: the later tiles' place values are added under a mask, over the
+			// cols-1 cells a vertical move passes (none for a horizontal one).
+			dist := uint64(mv >> 12 & 15)
+			before := uint64(bits.OnesCount32(between & x.earlier[i]))
+			later := between &^ x.earlier[i]
+			var after uint64
+			for j := uint32(1); j < cols; j++ {
+				after += x.weightAt[(lo+j)&31] & -uint64(later>>((lo+j)&31)&1)
+			}
+			delta := (dist-before)*w[i] + after
+			neg := -uint64(((lo ^ c) + 15) >> 4) // all ones when the tile moves to a lower cell
+			r := e + (delta ^ neg) - neg
+			dst = append(dst, r<<eb|uint64(mv>>8&15))
 		}
 	}
 	return dst

@@ -84,7 +84,8 @@ func regionSlot(rows, cols int, pp *index.PartialPerm, eb int, cells []uint8, bl
 // a direct computation: every group tile next to the blank's region moves onto each
 // region cell next to it, the successor's region found by a breadth-first search and
 // its placement ranked in full. A state is a whole region, so zero has nothing to add.
-// The 4×4 cases read the region table, the 5×5 case floods.
+// The expanders of the boards up to 16 cells read the move tables, the 5×5 ones flood;
+// the flood is checked on every board.
 func TestPDBSpaceMoves(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(11, 12))
@@ -102,6 +103,7 @@ func TestPDBSpaceMoves(t *testing.T) {
 	} {
 		_, sp := newPDBSpace(t, c.rows, c.cols, c.goal, c.tiles)
 		zero, unit := sp.NewExpanders()
+		flood := sp.FloodUnit()
 		n, k := c.rows*c.cols, len(c.tiles)
 		pp, eb := index.NewPartialPerm(n, k), sp.EntryBits()
 		cells := make([]uint8, k)
@@ -126,11 +128,13 @@ func TestPDBSpaceMoves(t *testing.T) {
 					}
 				}
 			}
-			got := unit(nil, []uint64{slot})
-			slices.Sort(got)
 			slices.Sort(want)
-			if !slices.Equal(got, want) {
-				t.Fatalf("%d×%d %v, cells %v, blank %d: unit %v, want %v", c.rows, c.cols, c.tiles, cells, blank, got, want)
+			for name, gen := range map[string]func(dst, src []uint64) []uint64{"unit": unit, "flood": flood} {
+				got := gen(nil, []uint64{slot})
+				slices.Sort(got)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%d×%d %v, cells %v, blank %d: %s %v, want %v", c.rows, c.cols, c.tiles, cells, blank, name, got, want)
+				}
 			}
 			if z := zero(nil, []uint64{slot}); len(z) != 0 {
 				t.Fatalf("%d×%d %v, cells %v, blank %d: zero %v, want none", c.rows, c.cols, c.tiles, cells, blank, z)
