@@ -350,7 +350,13 @@ func (x *pdbExpander) unitTabulated(dst, src []uint64) []uint64 {
 			x.load(e)
 		}
 		span := s.moveSpan[uint64(s.all&^x.occ)<<eb|slot&mask]
-		for _, mv := range s.moves[span>>8 : span>>8+span&255] {
+		moves := s.moves[span>>8 : span>>8+span&255]
+		if cap(dst)-len(dst) < len(moves) {
+			dst = slices.Grow(dst, len(moves))
+		}
+		out := dst[len(dst) : len(dst)+len(moves)]
+		dst = dst[:len(dst)+len(moves)]
+		for j, mv := range moves {
 			c, lo := uint32(mv&15), uint32(mv>>4&15)
 			i := x.owner[c] & 31
 			between := uint32(mv >> 16)
@@ -368,7 +374,7 @@ func (x *pdbExpander) unitTabulated(dst, src []uint64) []uint64 {
 			delta := (dist-before)*w[i] + after
 			neg := -uint64(((lo ^ c) + 15) >> 4) // all ones when the tile moves to a lower cell
 			r := e + (delta ^ neg) - neg
-			dst = append(dst, r<<eb|uint64(mv>>8&15))
+			out[j] = r<<eb | uint64(mv>>8&15)
 		}
 	}
 	return dst
