@@ -404,8 +404,16 @@ func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, tiles 
 
 // toExcess replaces each value v by its excess code (v - md) / 2 in place and returns the
 // largest. A value of the wrong parity or below md is an internal error.
+//
+// It goes through the placements in blocks that share all tiles but the last: the
+// last tile takes the block's free cells in increasing order, so a block costs one step
+// of a cursor (which redoes only the tiles that moved, and their distances) and a pass
+// over the bits of a mask.
 func toExcess(ctx context.Context, g *slide.PDBGroup, v *builder.Values, workers int) (uint64, error) {
-	const chunk = 1 << 16
+	k := g.K()
+	all := uint32(1)<<g.Geometry().Cells() - 1
+	block := uint64(g.Geometry().Cells() - k + 1) // the values of the last tile's digit
+	chunk := block << 13
 	var next atomic.Uint64
 	var maxEx atomic.Uint64
 	eg, ctx := errgroup.WithContext(ctx)
@@ -421,25 +429,29 @@ func toExcess(ctx context.Context, g *slide.PDBGroup, v *builder.Values, workers
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				// Consecutive placements mostly differ in their last tile: a cursor
-				// redoes only the tiles that moved, and the distance only for those.
 				cur := g.NewCursor(lo)
 				var sum [33]uint64 // sum[i]: the distance of the first i tiles
 				from := 0
-				for e := lo; e < min(lo+chunk, v.Len()); e++ {
+				for e := lo; e < min(lo+chunk, v.Len()); e += block {
 					if e > lo {
-						from, _ = cur.Next()
+						from = cur.Seek(e)
 					}
 					cells := cur.Cells()
-					for i := from; i < len(cells); i++ {
+					for i := from; i < k-1; i++ {
 						sum[i+1] = sum[i] + uint64(md[i][cells[i]])
 					}
-					x, err := values.ToExcess(v.Get(e), sum[len(cells)])
-					if err != nil {
-						return fmt.Errorf("internal error: placement %v: %w", cells, err)
+					last := &md[k-1]
+					x := e
+					for free := all &^ cur.Used(k-1); free != 0; free &= free - 1 {
+						c, err := values.ToExcess(v.Get(x), sum[k-1]+uint64(last[bits.TrailingZeros32(free)]))
+						if err != nil {
+							cur.Seek(x)
+							return fmt.Errorf("internal error: placement %v: %w", cur.Cells(), err)
+						}
+						v.Set(x, c)
+						top = max(top, c)
+						x++
 					}
-					v.Set(e, x)
-					top = max(top, x)
 				}
 			}
 			for {
