@@ -311,6 +311,9 @@ func (x *pdbExpander) unitFlood(dst, src []uint64) []uint64 {
 		if e != x.last {
 			x.load(e)
 		}
+		if slot&mask >= uint64(s.n-s.k) {
+			continue // a hole: no free cell has that digit
+		}
 		region := s.flood(1<<nthFree(x.occ, slot&mask), s.all&^x.occ)
 		for tiles := s.around(region) & x.occ; tiles != 0; tiles &= tiles - 1 {
 			c := uint8(bits.TrailingZeros32(tiles))
