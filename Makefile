@@ -61,6 +61,7 @@ test-long:
 bench: build
 	@mkdir -p bench
 	$(GO) test -run '^$$' -bench . -benchtime 1s ./index/ ./format/ ./benchmarks/ ./games/... ./cmd/tablesmith/ | tee bench/go-bench.txt
+	$(GO) test -run '^$$' -bench 'ToExcess' -benchtime 1s ./build/ | tee -a bench/go-bench.txt
 	$(BIN) bench eight --workers $(WORKERS) | tee bench/schemes.txt
 	$(BIN) bench hanoi --pegs 4 --disks 12 --workers $(WORKERS) | tee bench/hanoi.txt
 	$(BIN) bench astar --instances 1000 | tee bench/astar.txt
