@@ -76,7 +76,6 @@ type zoRun struct {
 	opt     Options
 	eb      uint
 	closed  bool // zero returns whole closures (ZeroClosed)
-	policy  settlePolicy
 	visited []uint64
 	values  *Values
 	workers []*zoWorker
@@ -120,9 +119,9 @@ func ZeroOneMemoryEstimate(sp ZeroOneSpace) (uint64, error) {
 // worker whose OR is the first to set a bit of an entry writes the entry's value, so each
 // value is written once, without atomics. A wide level (see deferLevel) only marks its
 // new slots in F_{d+1}, visited staying as it is, and settles them after it: one pass
-// in slot order sets their visited bits and writes the values of their new entries. Memory: three bitsets of Slots() bits (visited,
-// this frontier, the next) plus the value array of one byte per entry (for depth bounds
-// below 254).
+// in slot order sets their visited bits and writes the values of their new entries.
+// Memory: three bitsets of Slots() bits (visited, this frontier, the next) plus the
+// value array of one byte per entry (for depth bounds below 254).
 //
 // Options.Workers, Batch, Progress and ProgressEvery apply. Progress counts entries (the
 // pattern states a user knows the number of) against Slots()>>EntryBits(), level by level;
@@ -149,7 +148,7 @@ func ZeroOneBFS(ctx context.Context, sp ZeroOneSpace, opt Options) (*ZeroOneResu
 	if err != nil {
 		return nil, err
 	}
-	r := &zoRun{sp: sp, opt: opt, eb: uint(eb), values: values, policy: opt.settle}
+	r := &zoRun{sp: sp, opt: opt, eb: uint(eb), values: values}
 	if zc, ok := sp.(ZeroClosed); ok {
 		r.closed = zc.ZeroClosed()
 	}
@@ -264,7 +263,7 @@ const (
 // spares an atomic OR on the visited word and a value written at random per new slot,
 // at the cost of the pass; a frontier of at least one slot per 8 words pays for it.
 func (r *zoRun) deferLevel(count uint64, words int) bool {
-	switch r.policy {
+	switch r.opt.settle {
 	case settleAlways:
 		return true
 	case settleNever:

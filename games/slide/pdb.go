@@ -160,7 +160,7 @@ func (s *PDBSpace) tabulateMoves() {
 		for d := range uint64(s.n - s.k) {
 			b0 := nthFree(occ, d)
 			canon := s.regionOf(occ, b0)
-			if canon != d { // not the region's lowest cell: listed with it
+			if canon != d { // not the region's lowest cell, whose smaller digit came first: share its span
 				s.moveSpan[free*per+uint32(d)] = s.moveSpan[free*per+uint32(canon)]
 				continue
 			}
@@ -371,11 +371,11 @@ func (x *pdbExpander) unitTabulated(dst, src []uint64) []uint64 {
 			before := uint64(bits.OnesCount32(between & x.earlier[i]))
 			later := between &^ x.earlier[i]
 			var after uint64
-			for j := uint32(1); j < cols; j++ {
-				after += x.weightAt[(lo+j)&31] & -uint64(later>>((lo+j)&31)&1)
+			for step := uint32(1); step < cols; step++ {
+				after += x.weightAt[(lo+step)&31] & -uint64(later>>((lo+step)&31)&1)
 			}
 			delta := (dist-before)*w[i] + after
-			neg := -uint64(((lo ^ c) + 15) >> 4) // all ones when the tile moves to a lower cell
+			neg := -uint64(((lo ^ c) + 15) >> 4) // all ones when the tile moves to a lower cell (cells < 16)
 			r := e + (delta ^ neg) - neg
 			out[j] = r<<eb | uint64(mv>>8&15)
 		}
