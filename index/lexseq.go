@@ -17,6 +17,22 @@ type LexSeq struct {
 // seqTail is the number of entries LexSeq recomputes when the prefix is cached.
 const seqTail = 6
 
+// tailPerms[t] is the permutation of 0..5 at lexicographic rank t, as the nibble shifts
+// (4·entry) of its six entries, byte j for entry j; tailSums[t] is its Lehmer digit
+// sum. A cached prefix leaves six values, so the tail of a rank is read off the table
+// through the prefix's nibble list instead of four divisions and six dependent nibble
+// takes.
+var tailPerms, tailSums = func() (perms [720]uint64, sums [720]uint8) {
+	var p [seqTail]uint8
+	for t := range perms {
+		sums[t] = uint8(lexUnrankSmall(uint64(t), p[:], identNibbles))
+		for j, v := range p {
+			perms[t] |= uint64(4*v) << (8 * j)
+		}
+	}
+	return perms, sums
+}()
+
 // NewLexSeq returns a LexSeq for permutations of length n, 1 <= n <= 20 (it panics for
 // any other n).
 func NewLexSeq(n int) *LexSeq {
@@ -28,11 +44,22 @@ func NewLexSeq(n int) *LexSeq {
 // the sum of its Lehmer digits (its low bit is the parity), as Lex.Unrank and
 // LexHalf.UnrankPair compute them.
 func (s *LexSeq) Unrank(r uint64, p []uint8) (digitSum uint64) {
+	digitSum, from := s.UnrankFrom(r, p)
+	copy(p[:from], s.prefix[:from]) // p need not be the slice the call before filled
+	return digitSum
+}
+
+// UnrankFrom is Unrank for a caller that passes the same p every time and changes at
+// most its last six entries between calls: it writes only p[from:], the entries that may
+// differ from the permutation the call before left there. A caller that keeps
+// something derived from p (the board of a position vector) updates only that part.
+func (s *LexSeq) UnrankFrom(r uint64, p []uint8) (digitSum uint64, from int) {
 	n := s.n
 	if n > 12 || n <= seqTail+1 {
-		return lexUnrank(r, p[:n])
+		return lexUnrank(r, p[:n]), 0
 	}
 	k := n - seqTail // the prefix's length
+	from = k
 	q := divFast(r, recipFact[seqTail])
 	if q != s.q {
 		// The prefix of r is that of q·6!: the first k positions of lexUnrankSmall.
@@ -47,7 +74,15 @@ func (s *LexSeq) Unrank(r uint64, p []uint8) (digitSum uint64) {
 			s.prefix[i], list = nibbleTake(list, d)
 		}
 		s.q, s.list, s.sum = q, list, sum
+		copy(p[:k], s.prefix[:k])
+		from = 0
 	}
-	copy(p[:k], s.prefix[:k])
-	return s.sum + lexUnrankSmall(r-q*factorials[seqTail], p[k:n], s.list)
+	t := r - q*factorials[seqTail]
+	shifts, list := tailPerms[t%720], s.list
+	tail := p[k:n:n]
+	tail = tail[:seqTail]
+	for j := range tail {
+		tail[j] = uint8(list>>(shifts>>(8*j)&63)) & 15
+	}
+	return s.sum + uint64(tailSums[t%720]), from
 }

@@ -282,14 +282,19 @@ func (s *Space) NewExpander() func(dst, src []uint64) []uint64 {
 		return func(dst, src []uint64) []uint64 {
 			for _, slot := range src {
 				var r int64
+				var from int
 				if shift == 0 {
-					seq.Unrank(slot, pos)
+					_, from = seq.UnrankFrom(slot, pos)
 					r = int64(slot)
 				} else {
-					r = int64(s.solvableMember(slot, int(seq.Unrank(2*slot, pos)&1), pos))
+					var sum uint64
+					sum, from = seq.UnrankFrom(2*slot, pos)
+					r = int64(s.solvableMember(slot, int(sum&1), pos))
 				}
-				for tile, cell := range pos {
-					board[cell] = uint8(tile)
+				// The tiles before from keep their cells, so the others share the
+				// cells they had: only theirs are written again.
+				for tile := from; tile < len(pos); tile++ {
+					board[pos[tile]] = uint8(tile)
 				}
 				b := int(pos[0])
 				for _, from := range s.geo.Neighbors(b) {
