@@ -35,8 +35,11 @@ type Options struct {
 	// search.
 	AfterLevel func(Level) error
 
-	// settle makes ZeroOneBFS settle every level after it or none (tests only).
+	// settle makes BFS and ZeroOneBFS settle every level after it or none (tests only).
 	settle settlePolicy
+	// sharedNext makes BFS's workers mark a settled level in one shared bitset, as when
+	// the memory for one per worker is lacking (tests only; see bfsRun.ownNext).
+	sharedNext bool
 }
 
 // Progress is a snapshot of a running search.
@@ -92,6 +95,9 @@ type bfsRun struct {
 
 	visitedBuf *bigBuf // holds visited, outside the Go heap
 	runs       bool    // sp lists NeighbourRuns
+	// ownNext: the workers but the first mark a settled level in bitsets of their own
+	// (see markBatch), which the machine has the memory for.
+	ownNext bool
 
 	level   atomic.Int64
 	reached atomic.Uint64
@@ -107,6 +113,8 @@ type bfsWorker struct {
 	next   chunkList // the slots found this level, until the level turns dense
 	found  uint64
 	spent  [][]uint64 // scratch for chunks going back to the pool
+
+	own ownBits // for settled levels, with bfsRun.ownNext (see markBatch)
 }
 
 // newBFSWorker allocates a worker and its batch buffers apart from every other worker's
@@ -133,10 +141,22 @@ func BFS(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		return nil, err
 	}
 	r := &bfsRun{sp: sp, opt: opt, n: n}
+	if !opt.sharedNext {
+		need, err := MemoryEstimate(sp)
+		if err != nil {
+			return nil, err
+		}
+		r.ownNext = ownBitsFit(need+LevelLogMemoryEstimate(n), n, opt.Workers)
+	}
 	if nr, ok := sp.(NeighbourRuns); ok {
 		r.runs = nr.ListsNeighbourRuns()
 	}
-	defer func() { r.visitedBuf.release() }()
+	defer func() {
+		r.visitedBuf.release()
+		for _, wk := range r.workers {
+			wk.own.release()
+		}
+	}()
 	r.workers = make([]*bfsWorker, opt.Workers)
 	for i := range r.workers {
 		r.workers[i] = newBFSWorker(sp.NewExpander(), opt.Batch)
@@ -294,14 +314,14 @@ func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare
 		})
 	}
 	threshold := r.n / 64 / uint64(len(r.workers))
-	// A level expanded from a wide bitset (the middle of a search) marks its new slots in
-	// the next bitset only; the visited bits and the values are settled after it, in
-	// slot order (see settle). Deciding before the level starts keeps every worker in
-	// one mode: a worker claiming visited bits and one leaving them to settle would
-	// count a slot both reach twice. A bitset frontier under the threshold (the tail of
-	// a search) is expanded into lists as before: settling would cost passes over the
-	// whole bitset for a few slots, level after level.
-	deferred := cur.words != nil && cur.count > r.n/64
+	// A level of at least one slot per 8 bitset words (the middle of a search) marks
+	// its new slots in the workers' next bitsets only; the visited bits and the values
+	// are settled after it, in slot order (see settle). Deciding before the level starts
+	// keeps every worker in one mode: a worker claiming visited bits and one leaving
+	// them to settle would count a slot both reach twice. A smaller level (the ends of a
+	// search) claims its new slots into lists as before: settling would cost passes
+	// over the whole bitsets for a few slots, level after level.
+	deferred := deferLevel(r.opt.settle, cur.count, int(r.n/64))
 	if deferred {
 		makeDense()
 	}
@@ -340,8 +360,16 @@ func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare
 			}
 			un := units[u]
 			if deferred {
+				next := nextDense.Load().words
+				if r.ownNext && wk != r.workers[0] {
+					next = wk.own.get(r.n)
+				}
+				if un.list >= 0 {
+					r.markBatch(wk, cur.lists[un.list][un.lo:un.hi], next)
+					continue
+				}
 				wk.batch = drainWords(cur.words, un.lo, un.hi, false, wk.batch, r.opt.Batch, func(b []uint64) {
-					r.markBatch(wk, b, nextDense.Load().words)
+					r.markBatch(wk, b, next)
 				})
 				continue
 			}
@@ -375,15 +403,18 @@ func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare
 	}
 
 	var next frontier
+	if deferred {
+		p := nextDense.Load()
+		next.words, next.buf = p.words, p.buf
+		var err error
+		next.count, err = r.settle(ctx, next.words, d)
+		r.reached.Add(next.count)
+		return next, err
+	}
 	for _, wk := range r.workers {
 		next.count += wk.found
 	}
 	r.reached.Add(next.count)
-	if deferred {
-		p := nextDense.Load()
-		next.words, next.buf = p.words, p.buf
-		return next, r.settle(ctx, next.words, d)
-	}
 	if p := nextDense.Load(); p != nil {
 		next.words, next.buf = p.words, p.buf
 		for _, wk := range r.workers {
@@ -444,47 +475,57 @@ func (r *bfsRun) expandBatch(wk *bfsWorker, src []uint64, d uint64, nextDense *a
 	}
 }
 
-// markBatch expands src and marks in next every neighbour not yet visited, counting
-// those this call was the first to mark; settle records them as visited, with their
-// value, once the level is done. Against claiming each new slot as it turns up, it
-// spares an atomic OR on the visited word and a value written at random per new slot,
-// for one more read of next per slot found again.
+// markBatch expands src and marks in next every neighbour not yet visited; settle
+// records them as visited, with their value, once the level is done. Against claiming
+// each new slot as it turns up, it spares an atomic OR on the visited word and a value
+// written at random per new slot.
+//
+// With ownNext, next is the worker's own bitset (the first worker's is the shared one,
+// which settle merges the others into): plain writes, where the atomic OR on a shared
+// bitset held back the loads of the neighbours after it (3×4 built in 9 s instead of
+// 11). Without, every worker ORs into the shared bitset.
 func (r *bfsRun) markBatch(wk *bfsWorker, src []uint64, next []uint64) {
 	wk.nbrs = wk.expand(wk.nbrs[:0], src)
+	// Nothing writes visited during the level (settle runs after it): plain reads.
 	visited := r.visited
 	nbrs := wk.nbrs
+	if !r.ownNext && len(r.workers) > 1 {
+		for k := 0; k < len(nbrs); {
+			var wi, mask uint64
+			wi, mask, k = wordRun(nbrs, k) // a run of one slot but for NeighbourRuns
+			if fresh := mask &^ visited[wi] &^ atomic.LoadUint64(&next[wi]); fresh != 0 {
+				atomic.OrUint64(&next[wi], fresh)
+			}
+		}
+		return
+	}
 	if !r.runs {
 		for _, s := range nbrs {
 			wi, bit := s>>6, uint64(1)<<(s&63)
-			// Nothing writes visited during the level (settle runs after it): a plain
-			// read. next is ORed into by every worker.
-			if visited[wi]&bit != 0 || atomic.LoadUint64(&next[wi])&bit != 0 {
-				continue
-			}
-			if atomic.OrUint64(&next[wi], bit)&bit == 0 {
-				wk.found++
-			}
+			next[wi] |= bit &^ visited[wi]
 		}
 		return
 	}
 	for k := 0; k < len(nbrs); {
 		var wi, mask uint64
 		wi, mask, k = wordRun(nbrs, k)
-		fresh := mask &^ visited[wi] &^ atomic.LoadUint64(&next[wi])
-		if fresh == 0 {
-			continue
-		}
-		wk.found += uint64(bits.OnesCount64(fresh &^ atomic.OrUint64(&next[wi], fresh)))
+		next[wi] |= mask &^ visited[wi]
 	}
 }
 
-// settle records the slots of next, found at remoteness d by markBatch, as visited and
-// writes their values: one pass in slot order, split among the workers.
-func (r *bfsRun) settle(ctx context.Context, next []uint64, d uint64) error {
+// settle merges the workers' own bitsets of the slots found at remoteness d by
+// markBatch into next, records them as visited and writes their values: one pass in slot
+// order, split among the workers. It returns how many slots the level found.
+func (r *bfsRun) settle(ctx context.Context, next []uint64, d uint64) (uint64, error) {
 	const wordsPerUnit = 1 << 12
+	owns := make([]*ownBits, len(r.workers))
+	for i, wk := range r.workers {
+		owns[i] = &wk.own
+	}
 	var nextUnit atomic.Int64
 	var g errgroup.Group
-	for range r.workers {
+	for _, wk := range r.workers {
+		wk.found = 0
 		g.Go(func() error {
 			for {
 				lo := int(nextUnit.Add(1)-1) * wordsPerUnit
@@ -494,11 +535,14 @@ func (r *bfsRun) settle(ctx context.Context, next []uint64, d uint64) error {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				for wi := lo; wi < min(lo+wordsPerUnit, len(next)); wi++ {
+				hi := min(lo+wordsPerUnit, len(next))
+				mergeOwn(next, owns, lo, hi)
+				for wi := lo; wi < hi; wi++ {
 					m := next[wi]
 					if m == 0 {
 						continue
 					}
+					wk.found += uint64(bits.OnesCount64(m))
 					r.visited[wi] |= m
 					base := uint64(wi) << 6
 					for ; m != 0; m &= m - 1 {
@@ -508,7 +552,12 @@ func (r *bfsRun) settle(ctx context.Context, next []uint64, d uint64) error {
 			}
 		})
 	}
-	return g.Wait()
+	err := g.Wait()
+	var found uint64
+	for _, wk := range r.workers {
+		found += wk.found
+	}
+	return found, err
 }
 
 // claimRuns is expandBatch's claim for spaces that list NeighbourRuns: the neighbours

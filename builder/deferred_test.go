@@ -80,10 +80,31 @@ func (c tailcube) NewExpander() func(dst, src []uint64) []uint64 {
 	}
 }
 
+// searchMode is a way BFS can take its levels: which it settles after them (settle)
+// and whether the workers mark those in one shared bitset (shared) or each in its own.
+type searchMode struct {
+	settle settlePolicy
+	shared bool
+}
+
+// searchModes are the ways BFS can take its levels, every one of which must give the
+// same values.
+var searchModes = []searchMode{
+	{settleWide, false}, {settleWide, true}, {settleAlways, false}, {settleAlways, true}, {settleNever, false},
+}
+
+func (m searchMode) String() string {
+	if m.shared {
+		return m.settle.String() + "-shared"
+	}
+	return m.settle.String()
+}
+
 // TestDeferredLevelsMatchOracle runs spaces whose wide levels are settled after the
 // level (markBatch, settle) against the oracle: a level with an empty next, self-loops
 // and repeats (wideStar), values widened before the wide levels (tailcube), with and without
-// NeighbourRuns, over worker counts and batch sizes.
+// NeighbourRuns, over worker counts and batch sizes, with every level settled, none, or
+// the wide ones, into a bitset per worker or one shared.
 func TestDeferredLevelsMatchOracle(t *testing.T) {
 	t.Parallel()
 	spaces := map[string]Space{
@@ -99,19 +120,22 @@ func TestDeferredLevelsMatchOracle(t *testing.T) {
 		for _, runs := range []bool{false, true} {
 			for _, workers := range []int{1, 2, 3, 7} {
 				for _, batch := range []int{1, 5, 64, 1024} {
-					res, err := BFS(context.Background(), withRuns{sp, runs}, Options{Workers: workers, Batch: batch})
-					if err != nil {
-						t.Fatalf("%s runs=%v w=%d b=%d: %v", name, runs, workers, batch, err)
+					for _, m := range searchModes {
+						res, err := BFS(context.Background(), withRuns{sp, runs},
+							Options{Workers: workers, Batch: batch, settle: m.settle, sharedNext: m.shared})
+						if err != nil {
+							t.Fatalf("%s runs=%v w=%d b=%d %v: %v", name, runs, workers, batch, m, err)
+						}
+						t.Run(fmt.Sprintf("%s/%v/%d/%d/%v", name, runs, workers, batch, m), func(t *testing.T) {
+							checkAgainstOracle(t, sp, res)
+							if name == "tailcube" && res.Values.Width() != 2 {
+								t.Fatalf("no widening")
+							}
+							if n := res.Counts[len(res.Counts)-1]; n == 0 {
+								t.Fatalf("trailing empty level: %v", res.Counts)
+							}
+						})
 					}
-					t.Run(fmt.Sprintf("%s/%v/%d/%d", name, runs, workers, batch), func(t *testing.T) {
-						checkAgainstOracle(t, sp, res)
-						if name == "tailcube" && res.Values.Width() != 2 {
-							t.Fatalf("no widening")
-						}
-						if n := res.Counts[len(res.Counts)-1]; n == 0 {
-							t.Fatalf("trailing empty level: %v", res.Counts)
-						}
-					})
 				}
 			}
 		}

@@ -121,7 +121,10 @@ func ZeroOneMemoryEstimate(sp ZeroOneSpace) (uint64, error) {
 // new slots in F_{d+1}, visited staying as it is, and settles them after it: one pass
 // in slot order sets their visited bits and writes the values of their new entries.
 // Memory: three bitsets of Slots() bits (visited, this frontier, the next) plus the
-// value array of one byte per entry (for depth bounds below 254).
+// value array of one byte per entry (for depth bounds below 254). Unlike BFS, the workers
+// mark a deferred level in one shared bitset: bitsets of their own (see ownBits) cost
+// the 8-tile group of the 15-puzzle 500 MB and gained nothing, its marks waiting on
+// memory, not on the atomic ORs.
 //
 // Options.Workers, Batch, Progress and ProgressEvery apply. Progress counts entries (the
 // pattern states a user knows the number of) against Slots()>>EntryBits(), level by level;
@@ -198,7 +201,7 @@ func ZeroOneBFS(ctx context.Context, sp ZeroOneSpace, opt Options) (*ZeroOneResu
 			return nil, fmt.Errorf("builder: cost %d exceeds the value width (bound %d was wrong)", d+1, sp.DepthBound())
 		}
 		r.level.Store(int64(d))
-		deferred := r.deferLevel(slotCounts[d], hi-lo)
+		deferred := deferLevel(r.opt.settle, slotCounts[d], hi-lo)
 		if err := r.expandLevel(ctx, cur, next, lo, hi, d+1, deferred); err != nil {
 			return nil, err
 		}
@@ -247,7 +250,7 @@ func (w *zoWorker) reset(words int) {
 }
 
 // settlePolicy chooses between claiming each new slot as it turns up and settling a
-// level after it (see zoRun.deferLevel). Only tests set it, to run every level one way.
+// level after it (see deferLevel). Only tests set it, to run every level one way.
 type settlePolicy int8
 
 const (
@@ -257,13 +260,14 @@ const (
 )
 
 // deferLevel decides whether the level expanded from a frontier of count slots within
-// words words is settled after it: its new slots only marked in the next frontier while
-// it runs, and recorded as visited, with their entries' values, by one pass over that
-// frontier's words once it is done. Against claiming each new slot at once, this
-// spares an atomic OR on the visited word and a value written at random per new slot,
-// at the cost of the pass; a frontier of at least one slot per 8 words pays for it.
-func (r *zoRun) deferLevel(count uint64, words int) bool {
-	switch r.opt.settle {
+// words bitset words is settled after it: its new slots only marked in the next frontier
+// while it runs, and recorded as visited, with their values, by one pass over that
+// frontier's words once it is done. Against claiming each new slot at once, this spares
+// an atomic OR on the visited word and a value written at random per new slot, at the
+// cost of the pass; a frontier of at least one slot per 8 words pays for it (measured on
+// the 15-puzzle's pattern databases, 3×4, 2×6 and Hanoi 4×16).
+func deferLevel(policy settlePolicy, count uint64, words int) bool {
+	switch policy {
 	case settleAlways:
 		return true
 	case settleNever:
