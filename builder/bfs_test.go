@@ -152,8 +152,8 @@ func (e echo) NewExpander() func(dst, src []uint64) []uint64 {
 
 // TestBFSRepeatedNeighbours runs both claims (one by one, and a word's neighbours
 // together) and both ways of recording a level: claimed as found, and marked then
-// settled (markBatch, settle), which the 14-cube's middle levels, wider than a 64th of
-// its slots, take.
+// settled (markBatch, settle), which the 14-cube's levels of at least one slot per 8
+// bitset words take.
 func TestBFSRepeatedNeighbours(t *testing.T) {
 	t.Parallel()
 	for _, runs := range []bool{false, true} {

@@ -24,7 +24,8 @@ import (
 // Writing costs the search little: a level of more than smallRecord slots is encoded,
 // checksummed (one CRC over the whole record) and written by a goroutine while the search
 // expands the next level; smaller levels are encoded at once and written together about
-// once a second or per MiB. A level counts only once its record is whole on disk and its
+// once a second or per MiB. Whole 4 KiB blocks are written past the page cache where the
+// system allows (logFile). A level counts only once its record is whole on disk and its
 // checksum holds, so a kill at any moment loses at most the levels not yet written.
 //
 // Layout, little-endian:
@@ -71,6 +72,7 @@ type Level struct {
 // LevelLog appends levels to a checkpoint file.
 type LevelLog struct {
 	f         *os.File
+	out       *logFile // appends to f (past the page cache where it can)
 	path      string
 	slots     uint64
 	lastSync  time.Time
@@ -110,17 +112,27 @@ func CreateLevelLog(path, key string, slots uint64, width int) (*LevelLog, error
 	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(width))
 	hdr = binary.LittleEndian.AppendUint64(hdr, slots)
 	hdr = binary.LittleEndian.AppendUint32(hdr, crc32.Checksum(hdr, castagnoli))
-	l := newLevelLog(f, path, slots)
 	if _, err := f.Write(hdr); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("builder: checkpoint: %w", err)
+	}
+	l, err := newLevelLog(f, path, slots, int64(len(hdr)))
+	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("builder: checkpoint: %w", err)
 	}
 	return l, nil
 }
 
-func newLevelLog(f *os.File, path string, slots uint64) *LevelLog {
+// newLevelLog returns the log appending to f, whose first size bytes are the log so far.
+func newLevelLog(f *os.File, path string, slots uint64, size int64) (*LevelLog, error) {
+	out, err := newLogFile(f, path, size)
+	if err != nil {
+		return nil, err
+	}
 	now := time.Now()
-	return &LevelLog{f: f, path: path, slots: slots, lastSync: now, lastWrite: now, SyncEvery: 10 * time.Second}
+	return &LevelLog{f: f, out: out, path: path, slots: slots, lastSync: now, lastWrite: now,
+		SyncEvery: 10 * time.Second}, nil
 }
 
 // Append logs one level. A large level is encoded and written in the background: its
@@ -184,12 +196,7 @@ func (l *LevelLog) record(lv Level) (head [recordHead]byte, payload []byte, tail
 
 // write writes the pending records followed by more, and syncs when SyncEvery has passed.
 func (l *LevelLog) write(more ...[]byte) error {
-	var err error
-	for _, b := range append([][]byte{l.pending}, more...) {
-		if len(b) > 0 && err == nil {
-			_, err = l.f.Write(b)
-		}
-	}
+	err := l.out.write(append([][]byte{l.pending}, more...)...)
 	l.pending = l.pending[:0]
 	l.lastWrite = time.Now()
 	if e := l.reapSync(false); err == nil {
@@ -234,6 +241,9 @@ func (l *LevelLog) Close() error {
 	if e := l.f.Sync(); err == nil {
 		err = e
 	}
+	if e := l.out.close(); err == nil {
+		err = e
+	}
 	if e := l.f.Close(); err == nil {
 		err = e
 	}
@@ -247,6 +257,7 @@ func (l *LevelLog) CloseUnsynced() error {
 	l.wait()
 	l.reapSync(true)
 	l.enc.release()
+	l.out.close()
 	return l.f.Close()
 }
 
@@ -276,11 +287,17 @@ func ResumeLevelLog(path, key string, sp Space) (*Checkpoint, *LevelLog, error) 
 	if err == nil {
 		_, err = f.Seek(end, io.SeekStart)
 	}
+	var l *LevelLog
+	if err == nil {
+		l, err = newLevelLog(f, path, sp.Slots(), end)
+		if err != nil {
+			err = fmt.Errorf("builder: checkpoint: %w", err)
+		}
+	}
 	if err != nil {
 		f.Close()
 		return nil, nil, err
 	}
-	l := newLevelLog(f, path, sp.Slots())
 	// A version 2 log goes on without zstd records, which its readers would not take.
 	l.enc.noZstd = !zstdOK
 	return cp, l, nil

@@ -174,7 +174,10 @@ func TestBitsetPayloadKeptAliveUntilWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pr.Close()
-	l := newLevelLog(pw, "pipe", u)
+	l, err := newLevelLog(pw, "pipe", u, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want, count, gone := appendRandomBitset(t, l, u)
 	released := false
 	deadline := time.Now().Add(1500 * time.Millisecond)
