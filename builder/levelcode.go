@@ -20,8 +20,8 @@ import (
 //     others to save much (3-peg Hanoi: thousands of slots out of 10^9 per level).
 //   - bitset (kind 1, param 0): ⌈u/64⌉ little-endian words. For list levels where it is
 //     smallest (denser than about one slot in four), and for levels handed over as a
-//     bitset unless Elias–Fano is under a third of it (down to about one slot in 15):
-//     it costs a copy at most, Elias–Fano a few ns a slot.
+//     bitset unless Elias–Fano is under a sixth of it (down to about one slot in 40):
+//     it costs a copy at most, Elias–Fano 6 to 19 ns a slot.
 //   - Elias–Fano (kind 2, param l, Elias 1974, Fano 1971): the slots ordered by their
 //     high part s>>l, l ≥ ⌊log2(u/count)⌋; the low parts (l bits each, packed LSB first)
 //     in that order, then the high parts in unary: the i-th slot sets bit (s>>l)+i of a
@@ -56,7 +56,7 @@ const (
 // A level handed over as lists is tried when its bitset has at most zstdListBytes bytes
 // a slot (one slot in 1024). bitsetOverEF: see encode.
 const (
-	bitsetOverEF  = 3
+	bitsetOverEF  = 6
 	zstdChunk     = 4 << 20
 	zstdMinBytes  = 64 << 10
 	zstdListBytes = 128
@@ -165,8 +165,11 @@ func (e *levelEncoder) encode(lv Level, u uint64) (kind byte, param uint, payloa
 			}
 		}
 		// A level handed over as a bitset is written as it is unless Elias–Fano is
-		// less than a third of it: the bitset costs a copy at most, the code a few ns a
-		// slot (3×4's peak levels, one slot in 11 to 15, go as bitsets).
+		// less than a sixth of it (down to about one slot in 40): the bitset costs a
+		// copy at most, written past the page cache (logFile), the code 6 to 19 ns a
+		// slot (BenchmarkEFFromWords). On 3×4 a sixth against a third took the log's
+		// cost from 5.8% to 4.4% of the build and the log from 316 to 472 MB (3.6× the
+		// table); a tenth, 524 MB, saved no more.
 		if bitsetSize <= bitsetOverEF*ef {
 			return recordBitset, 0, littleEndianBytes(lv.Words, &e.leBuf)
 		}

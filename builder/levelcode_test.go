@@ -147,12 +147,12 @@ func TestLevelEncodingChoice(t *testing.T) {
 		}
 	}
 	// Levels handed over as bitsets: zstd only where it saves at least half.
-	// Random ones (3×4's are close to it) as they are down to one slot in about 16, then
+	// Random ones (3×4's are close to it) as they are down to one slot in about 40, then
 	// in Elias–Fano.
 	for _, c := range []struct {
 		per  uint64
 		want byte
-	}{{12, recordBitset}, {40, recordEF}} {
+	}{{12, recordBitset}, {40, recordBitset}, {100, recordEF}} {
 		_, random, _ := randomLevel(rng, 1<<24, 1<<24/c.per)
 		if kind, _, _ := e.encode(Level{Count: 1 << 24 / c.per, Words: random}, 1<<24); kind != c.want {
 			t.Errorf("a random bitset level of one slot in %d: form %d, want %d", c.per, kind, c.want)
