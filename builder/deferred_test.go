@@ -107,6 +107,11 @@ func (m searchMode) String() string {
 // the wide ones, into a bitset per worker or one shared.
 func TestDeferredLevelsMatchOracle(t *testing.T) {
 	t.Parallel()
+	// The non-shared modes run the workers' own bitsets only where ownBitsFit allows them:
+	// for these tiny spaces it must, or those modes would quietly test the shared path.
+	if !ownBitsFit(1<<20, 1<<14, 7) {
+		t.Fatal("ownBitsFit refuses 7 KiB of own bitsets: the own-bitset path goes untested")
+	}
 	spaces := map[string]Space{
 		"cube10":       cube{dim: 10},
 		"cube13-holes": cube{dim: 13, hole: func(s uint64) bool { return s%5 == 2 }},
