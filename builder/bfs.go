@@ -499,17 +499,11 @@ func (r *bfsRun) markBatch(wk *bfsWorker, src []uint64, next []uint64) {
 		}
 		return
 	}
-	if !r.runs {
-		for _, s := range nbrs {
-			wi, bit := s>>6, uint64(1)<<(s&63)
-			next[wi] |= bit &^ visited[wi]
-		}
-		return
-	}
-	for k := 0; k < len(nbrs); {
-		var wi, mask uint64
-		wi, mask, k = wordRun(nbrs, k)
-		next[wi] |= mask &^ visited[wi]
+	// Slot by slot, runs or not: grouping a run's slots into one mask (wordRun) paid
+	// for one atomic OR, not for plain writes (Hanoi 4×16: 4% faster without).
+	for _, s := range nbrs {
+		wi, bit := s>>6, uint64(1)<<(s&63)
+		next[wi] |= bit &^ visited[wi]
 	}
 }
 
@@ -544,10 +538,7 @@ func (r *bfsRun) settle(ctx context.Context, next []uint64, d uint64) (uint64, e
 					}
 					wk.found += uint64(bits.OnesCount64(m))
 					r.visited[wi] |= m
-					base := uint64(wi) << 6
-					for ; m != 0; m &= m - 1 {
-						r.values.Set(base+uint64(bits.TrailingZeros64(m)), d)
-					}
+					r.values.SetMask(uint64(wi)<<6, m, d)
 				}
 			}
 		})

@@ -3,6 +3,7 @@ package builder
 import (
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // Values holds one unsigned value per slot in Width() bytes, little-endian. Each slot owns
@@ -129,6 +130,22 @@ func (v *Values) Get(i uint64) uint64 {
 		x = uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24
 	}
 	return x ^ v.unset
+}
+
+// SetMask stores x at the slots base+b for every bit b set in mask: a settled level's
+// word of new slots, in one call whose one-byte case (most builds) is a plain loop.
+func (v *Values) SetMask(base, mask, x uint64) {
+	if v.width != 1 {
+		for ; mask != 0; mask &= mask - 1 {
+			v.Set(base+uint64(bits.TrailingZeros64(mask)), x)
+		}
+		return
+	}
+	b := byte(x ^ v.unset)
+	data := v.data[base:min(base+64, uint64(len(v.data)))]
+	for ; mask != 0; mask &= mask - 1 {
+		data[bits.TrailingZeros64(mask)&63] = b
+	}
 }
 
 // Set stores x at slot i.
