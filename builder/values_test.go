@@ -75,3 +75,31 @@ func TestNewValuesUnset(t *testing.T) {
 		}
 	}
 }
+
+// TestSetMask: SetMask sets exactly the slots of its mask, at every width, in a word in
+// the middle and in the last, partial word of the array.
+func TestSetMask(t *testing.T) {
+	t.Parallel()
+	const n = 64*3 + 21
+	for width := 1; width <= 4; width++ {
+		for _, c := range []struct{ base, mask uint64 }{
+			{64, 0x8000_0000_0000_0001}, {64, ^uint64(0)}, {128, 0}, {192, 1<<21 - 1}, {192, 0b1010_0101},
+		} {
+			v, err := NewValues(n, width)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := uint64(7 + width)
+			v.SetMask(c.base, c.mask, x)
+			for i := range uint64(n) {
+				want := v.Unset()
+				if i >= c.base && i < c.base+64 && c.mask>>(i-c.base)&1 != 0 {
+					want = x
+				}
+				if got := v.Get(i); got != want {
+					t.Fatalf("width %d, base %d, mask %#x: slot %d holds %d, want %d", width, c.base, c.mask, i, got, want)
+				}
+			}
+		}
+	}
+}
