@@ -9,4 +9,4 @@ import (
 
 // openDirect reports that direct writes are not used here: the log goes through the
 // page cache (see logFile).
-func openDirect(string) (*os.File, error) { return nil, errors.New("no O_DIRECT") }
+func openDirect(*os.File) (*os.File, error) { return nil, errors.New("no O_DIRECT") }

@@ -126,7 +126,7 @@ func CreateLevelLog(path, key string, slots uint64, width int) (*LevelLog, error
 
 // newLevelLog returns the log appending to f, whose first size bytes are the log so far.
 func newLevelLog(f *os.File, path string, slots uint64, size int64) (*LevelLog, error) {
-	out, err := newLogFile(f, path, size)
+	out, err := newLogFile(f, size)
 	if err != nil {
 		return nil, err
 	}

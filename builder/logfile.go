@@ -24,7 +24,6 @@ type logFile struct {
 	direct *os.File // the log opened with O_DIRECT, or nil: everything goes through f
 	off    int64    // the file offset of stage[0], a multiple of directBlock
 	stage  []byte   // the bytes from off on, directBlock-aligned; len = bytes held
-	mem    []byte   // what stage is carved from
 }
 
 const (
@@ -34,18 +33,18 @@ const (
 	directStage = 4 << 20
 )
 
-// newLogFile prepares appending to f, whose first size bytes are the log so far, at
-// path, and at whose end f's offset is. It falls back to writing f in sequence where
-// O_DIRECT cannot be had (another system, a file system without it, a pipe).
-func newLogFile(f *os.File, path string, size int64) (*logFile, error) {
+// newLogFile prepares appending to f, whose first size bytes are the log so far and at
+// whose end f's offset is. It falls back to writing f in sequence where O_DIRECT cannot
+// be had (another system, a file system without it, a pipe).
+func newLogFile(f *os.File, size int64) (*logFile, error) {
 	lf := &logFile{f: f}
-	direct, err := openDirect(path)
+	direct, err := openDirect(f)
 	if err != nil {
 		return lf, nil
 	}
-	lf.mem = make([]byte, directStage+directBlock)
-	skip := int(-uintptr(unsafe.Pointer(unsafe.SliceData(lf.mem))) & (directBlock - 1))
-	lf.stage = lf.mem[skip : skip : skip+directStage]
+	mem := make([]byte, directStage+directBlock)
+	skip := int(-uintptr(unsafe.Pointer(unsafe.SliceData(mem))) & (directBlock - 1))
+	lf.stage = mem[skip : skip : skip+directStage]
 	// The partial block at the end is read back: the next whole block includes it.
 	lf.off = size &^ (directBlock - 1)
 	lf.stage = lf.stage[:size-lf.off]
@@ -109,7 +108,7 @@ func (lf *logFile) flushBlocks() error {
 		lf.direct.Close()
 		lf.direct = nil
 		stage := lf.stage
-		lf.stage, lf.mem = nil, nil
+		lf.stage = nil
 		if _, err := lf.f.Seek(lf.off, io.SeekStart); err != nil {
 			return err
 		}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"unsafe"
 )
 
 // TestLogFileWholeAfterEveryWrite appends parts of every size around the block and the
@@ -34,7 +33,7 @@ func TestLogFileWholeAfterEveryWrite(t *testing.T) {
 			if _, err := f.Seek(int64(start), 0); err != nil {
 				t.Fatal(err)
 			}
-			lf, err := newLogFile(f, path, int64(start))
+			lf, err := newLogFile(f, int64(start))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +80,7 @@ func TestLogFileFallsBackWhenDirectFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	lf, err := newLogFile(f, path, 0)
+	lf, err := newLogFile(f, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,8 +96,7 @@ func TestLogFileFallsBackWhenDirectFails(t *testing.T) {
 	if err := lf.write(part(100)); err != nil {
 		t.Fatal(err)
 	}
-	skip := int(uintptr(unsafe.Pointer(unsafe.SliceData(lf.stage))) - uintptr(unsafe.Pointer(unsafe.SliceData(lf.mem))))
-	lf.stage = lf.mem[skip+1:][:len(lf.stage):directStage] // misaligned from here on
+	lf.stage = lf.stage[1 : 1+len(lf.stage)] // misaligned from here on
 	copy(lf.stage, want)
 	if err := lf.write(part(3*directBlock), part(5)); err != nil {
 		t.Fatalf("the fallback failed: %v", err)
@@ -115,5 +113,44 @@ func TestLogFileFallsBackWhenDirectFails(t *testing.T) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Fatalf("the file has %d bytes, want %d (or other bytes)", len(got), len(want))
+	}
+}
+
+// TestOpenDirectReopensTheDescriptor: the direct descriptor is the log's own file even
+// when its path now names another, and a pipe gets none.
+func TestOpenDirectReopensTheDescriptor(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "log")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := os.WriteFile(filepath.Join(dir, "other"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(dir, "other"), path); err != nil {
+		t.Fatal(err)
+	}
+	d, err := openDirect(f)
+	if err != nil {
+		t.Skipf("no direct writes here: %v", err)
+	}
+	defer d.Close()
+	st, _ := f.Stat()
+	dst, _ := d.Stat()
+	if !os.SameFile(st, dst) {
+		t.Fatal("the direct descriptor writes another file than the log's")
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	if d, err := openDirect(pw); err == nil {
+		d.Close()
+		t.Fatal("a pipe got a direct descriptor")
 	}
 }
