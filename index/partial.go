@@ -36,6 +36,11 @@ type PartialPerm struct {
 	// lowSize is the number of slots that share their leading k - lowDigits() digits
 	// (the product of the trailing radices), for PartialCursor.Seek.
 	lowSize uint64
+	// tailSize is the number of slots that share their leading k-2 digits, for
+	// PartialCursor.Seek's table-free step within them; 0 (no such step) for k < 4,
+	// where the two trailing digits are not inside the low ones, and for k = n, whose
+	// last radix is 1.
+	tailSize uint64
 }
 
 // PartialPermSize returns n!/(n-k)! and whether the pair is supported:
@@ -74,6 +79,9 @@ func NewPartialPerm(n, k int) *PartialPerm {
 		if i >= k-p.lowDigits() {
 			p.lowSize *= d
 		}
+	}
+	if k >= 4 && k < n {
+		p.tailSize = p.radix[k-2] * p.radix[k-1]
 	}
 	return p
 }

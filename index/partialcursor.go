@@ -1,5 +1,11 @@
 package index
 
+import (
+	"math/bits"
+
+	"github.com/tablesmith/tablesmith/internal/cacheline"
+)
+
 // PartialCursor holds one tuple of a PartialPerm, unranked, and moves to another slot by
 // redoing only the tuple's values that change. Builders that visit slots in increasing
 // order (a sorted frontier, a pass over every entry) pay about one value per slot
@@ -13,14 +19,27 @@ type PartialCursor struct {
 	cells  [maxPartialN]uint8
 	// used[i] is the mask of cells[0..i-1]; used[k] holds the whole tuple.
 	used [maxPartialN + 1]uint32
+	// tailLo is the first slot with the cursor's leading k-2 digits, and free the
+	// values those leave, in increasing order: within [tailLo, tailLo+p.tailSize) Seek
+	// finds the last two values by two lookups (see seekTail).
+	tailLo uint64
+	free   [maxPartialN]uint8
+	// freeStale is set when the leading digits changed since free was listed: it is
+	// listed again by the first seekTail, so that a sparse frontier, which seldom
+	// stays within a tail, does not pay for it at every Seek.
+	freeStale bool
 }
 
 // lowDigits is the number of trailing digits Seek recomputes when the leading ones stay.
 func (p *PartialPerm) lowDigits() int { return p.k / 2 }
 
-// NewCursor returns a cursor at slot 0 (an empty tuple for k = 0).
+// NewCursor returns a cursor at slot 0 (an empty tuple for k = 0). A cursor is written
+// at every Seek, and each worker of a search has its own: it shares no cache line with
+// any other allocation (see cacheline), where two cursors side by side would make the
+// workers invalidate each other's copy at every step.
 func (p *PartialPerm) NewCursor() *PartialCursor {
-	c := &PartialCursor{p: p}
+	c := cacheline.New[PartialCursor]()
+	c.p = p
 	c.Seek(0)
 	return c
 }
@@ -40,6 +59,9 @@ func (c *PartialCursor) Used(i int) uint32 { return c.used[i] }
 func (c *PartialCursor) Seek(slot uint64) int {
 	p := c.p
 	k, low := p.k, p.lowDigits()
+	if slot-c.tailLo < p.tailSize && c.valid {
+		return c.seekTail(slot)
+	}
 	if c.valid && slot > c.slot && slot-c.slot < 1<<31 {
 		return c.advance(slot)
 	}
@@ -70,6 +92,46 @@ func (c *PartialCursor) Seek(slot uint64) int {
 	c.slot, c.hi, c.valid = slot, hi, true
 	c.fill(first)
 	return first
+}
+
+// seekTail is Seek to a slot that keeps the leading k-2 digits (k >= 4): the two
+// trailing digits by one division, their values by two lookups in free, and no branch
+// on how many changed, which over a sorted frontier is as random as the gaps.
+func (c *PartialCursor) seekTail(slot uint64) int {
+	p := c.p
+	k := p.k
+	i, j := (k-2)&(maxPartialN-1), (k-1)&(maxPartialN-1)
+	if c.freeStale {
+		f := 0
+		for m := uint32(uint64(1)<<p.n-1) &^ c.used[i]; m != 0; m &= m - 1 {
+			c.free[f&(maxPartialN-1)] = uint8(bits.TrailingZeros32(m))
+			f++
+		}
+		c.freeStale = false
+	}
+	r := slot - c.tailLo // below tailSize, at most 32·31
+	di := divFast(r, p.recip[j])
+	dj := r - di*p.radix[j]
+	// The last value is the dj-th free one once the one the next to last took (the
+	// di-th) is out: one further when dj reaches it.
+	var skip uint64
+	if dj >= di {
+		skip = 1
+	}
+	vi, vj := c.free[di&(maxPartialN-1)], c.free[(dj+skip)&(maxPartialN-1)]
+	var same, sameLast int
+	if uint8(di) == c.digits[i] {
+		same = 1
+	}
+	if uint8(dj) == c.digits[j] {
+		sameLast = 1
+	}
+	c.digits[i], c.digits[j] = uint8(di), uint8(dj)
+	c.cells[i], c.cells[j] = vi, vj
+	c.used[i+1] = c.used[i] | 1<<(vi&31)
+	c.used[j+1] = c.used[i+1] | 1<<(vj&31)
+	c.slot = slot
+	return k - 2 + same*(1+sameLast)
 }
 
 // advance is Seek to a slot a little after the cursor's (by less than 2^31): the
@@ -129,12 +191,22 @@ func (c *PartialCursor) Next() (from int, ok bool) {
 	return i, true
 }
 
-// fill recomputes cells[from:] and used[from+1:] from the digits.
+// fill recomputes cells[from:] and used[from+1:] from the digits (c.slot being their
+// slot), and the tail that seekTail works in.
 func (c *PartialCursor) fill(from int) {
-	all := uint32(uint64(1)<<c.p.n - 1)
-	for i := from; i < c.p.k; i++ {
+	p := c.p
+	all := uint32(uint64(1)<<p.n - 1)
+	for i := from; i < p.k; i++ {
 		v := selectBit(all&^c.used[i], uint32(c.digits[i&(maxPartialN-1)]))
 		c.cells[i&(maxPartialN-1)] = uint8(v)
 		c.used[i+1] = c.used[i] | 1<<(v&31)
+	}
+	if p.tailSize == 0 {
+		return
+	}
+	i, j := (p.k-2)&(maxPartialN-1), (p.k-1)&(maxPartialN-1)
+	c.tailLo = c.slot - (uint64(c.digits[i])*p.radix[j] + uint64(c.digits[j]))
+	if from < p.k-2 {
+		c.freeStale = true
 	}
 }

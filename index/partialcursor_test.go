@@ -5,6 +5,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
+
+	"github.com/tablesmith/tablesmith/internal/cacheline"
 )
 
 // checkCursorAt compares a cursor with Unrank and with its own masks, and checks
@@ -186,6 +189,62 @@ func TestPartialCursorEveryPair(t *testing.T) {
 				checkCursorAt(t, fmt.Sprintf("to %d", a), p, c, a, c.Seek(a), prev)
 				prev = slices.Clone(c.Cells())
 				checkCursorAt(t, fmt.Sprintf("%d -> %d", a, b), p, c, b, c.Seek(b), prev)
+			}
+		}
+	}
+}
+
+// TestPartialCursorTail seeks cursors back and forth by jumps of up to two tails
+// (the slots sharing the leading k-2 values, which seekTail serves by lookups), so
+// that most Seeks stay in the tail, some cross into the next or the one before, and
+// some follow a change of the leading values (the free list listed again), for the
+// sizes with a tail step and one without (k = n). Every position is checked against
+// Unrank, the masks, the first change and the cached leading part.
+func TestPartialCursorTail(t *testing.T) {
+	t.Parallel()
+	for _, nk := range [][2]int{{16, 8}, {16, 7}, {9, 4}, {12, 11}, {25, 6}, {32, 5}, {6, 6}, {5, 4}} {
+		n, k := nk[0], nk[1]
+		p := NewPartialPerm(n, k)
+		if (p.tailSize != 0) != (k >= 4 && k < n) {
+			t.Fatalf("n=%d k=%d: tail size %d", n, k, p.tailSize)
+		}
+		span := max(p.tailSize, 8)
+		rng := rand.New(rand.NewPCG(uint64(n), uint64(k)))
+		c := p.NewCursor()
+		slot := uint64(0)
+		for range 20000 {
+			switch rng.IntN(8) {
+			case 0: // anywhere: the leading values change
+				slot = rng.Uint64N(p.Size())
+			default: // within two tails either way
+				jump := rng.Uint64N(2*span + 1)
+				if rng.IntN(2) == 0 && slot >= jump {
+					slot -= jump
+				} else if slot+jump < p.Size() {
+					slot += jump
+				}
+			}
+			prev := slices.Clone(c.Cells())
+			checkCursorAt(t, "tail jump", p, c, slot, c.Seek(slot), prev)
+		}
+	}
+}
+
+// TestCursorsKeepApart checks that cursors made one after the other share no cache
+// line: each worker of a search writes its own at every step (see NewCursor).
+func TestCursorsKeepApart(t *testing.T) {
+	p := NewPartialPerm(16, 8)
+	type span struct{ lo, hi uintptr }
+	var spans []span
+	for range 32 {
+		c := p.NewCursor()
+		lo := uintptr(unsafe.Pointer(c))
+		spans = append(spans, span{lo, lo + unsafe.Sizeof(*c)})
+	}
+	for i, a := range spans {
+		for _, b := range spans[i+1:] {
+			if a.hi+cacheline.Size > b.lo && b.hi+cacheline.Size > a.lo {
+				t.Fatalf("cursors at %#x and %#x are within %d bytes", a.lo, b.lo, cacheline.Size)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package slide
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -45,12 +46,33 @@ type PDBSpace struct {
 	// replaces a flood fill per move. Nil on larger boards.
 	regionDigits []uint64
 	// On boards of at most 16 cells, moveSpan[free<<eb | d] locates the moves out of the
-	// region of the free cell of digit d among the free cells free: start<<8 | count in
-	// moves (see pdbMove), the same span for every digit of the region. They are what
-	// the flood fill, the search for the tiles around the region and the successor's
-	// region would otherwise find, move by move. Nil on larger boards.
+	// region of the free cell of digit d among the free cells free (see packSpan), the
+	// same span for every digit of the region. They are what the flood fill, the search
+	// for the tiles around the region and the successor's region would otherwise find,
+	// move by move. A region's moves to an adjacent cell (no cell between) come first:
+	// they change only the moving tile's digit, by one. Nil on larger boards.
 	moveSpan []uint32
 	moves    []pdbMove
+}
+
+// A span packs a region's moves: start<<spanStartShift | short<<spanCountBits | count,
+// count moves from moves[start], the first short of them to an adjacent cell. A board
+// of at most 16 cells has at most 24 edges, so a region at most 24 moves, and all the
+// regions fewer than 2^16·24 < 2^22 moves.
+const (
+	spanCountBits  = 5
+	spanStartShift = 2 * spanCountBits
+	spanCountMask  = 1<<spanCountBits - 1
+)
+
+func packSpan(start, short, count int) uint32 {
+	return uint32(start)<<spanStartShift | uint32(short)<<spanCountBits | uint32(count)
+}
+
+// unpackSpan returns the span's moves and how many of them (the first) are short.
+func (s *PDBSpace) unpackSpan(span uint32) (moves []pdbMove, short uint32) {
+	start, count := span>>spanStartShift, span&spanCountMask
+	return s.moves[start : start+count], span >> spanCountBits & spanCountMask
 }
 
 // pdbMove is a move of a group tile into the blank's region as the tables list it: the
@@ -64,6 +86,10 @@ func newPDBMove(from, to uint8, digit uint64, between uint32) pdbMove {
 	lo, hi := min(from, to), max(from, to)
 	return pdbMove(uint32(from) | uint32(lo)<<4 | uint32(digit)<<8 | uint32(hi-lo)<<12 | between<<16)
 }
+
+// dist is the distance between the move's two cells: 1 to an adjacent cell in the row
+// (or on a one-column board), the number of columns otherwise.
+func (mv pdbMove) dist() uint32 { return uint32(mv >> 12 & 15) }
 
 // regionTableCells is the largest board whose region digits are tabulated.
 const regionTableCells = 16
@@ -176,10 +202,13 @@ func (s *PDBSpace) tabulateMoves() {
 					s.moves = append(s.moves, newPDBMove(c, b, s.regionOf(occ&^(1<<c)|1<<b, c), between))
 				}
 			}
-			// Both fit: a region has at most 4 moves per group tile (k ≤ 16), and a
-			// set of free cells at most one per edge of the board (≤ 24), so fewer
-			// than 2^16·24 < 2^24 in all.
-			s.moveSpan[free*per+uint32(d)] = uint32(start)<<8 | uint32(len(s.moves)-start)
+			region := s.moves[start:]
+			slices.SortStableFunc(region, func(a, b pdbMove) int { return cmp.Compare(a.dist(), b.dist()) })
+			short := 0
+			for short < len(region) && region[short].dist() == 1 {
+				short++
+			}
+			s.moveSpan[free*per+uint32(d)] = packSpan(start, short, len(region))
 		}
 	}
 }
@@ -243,10 +272,11 @@ type pdbExpander struct {
 	cur   *index.PartialCursor
 	occ   uint32
 	owner [32]uint8 // owner[c]: index of the group tile on cell c (when occ has c)
-	// earlier[i] is the mask of the cells of tiles 0..i-1; weightAt[c] the place value
-	// of the digit of the tile on cell c.
-	earlier  [32]uint32
-	weightAt [32]uint64
+	// earlierAt[c] is the mask of the cells of the tiles before the one on cell c;
+	// weightAt[c] the place value of the digit of the tile on cell c. Indexed by cell,
+	// not tile, so that a move's cell finds them without a load of owner first.
+	earlierAt [32]uint32
+	weightAt  [32]uint64
 }
 
 // NewExpanders returns one worker's move generators: zero appends nothing (a state is a
@@ -277,7 +307,7 @@ func (x *pdbExpander) refresh(from int) {
 	cells := x.cur.Cells()
 	for i := from; i < len(cells); i++ {
 		c := cells[i] & 31
-		x.earlier[i&31] = x.cur.Used(i)
+		x.earlierAt[c] = x.cur.Used(i)
 		x.owner[c] = uint8(i)
 		x.weightAt[c] = x.s.weight[i&31]
 	}
@@ -322,9 +352,9 @@ func (x *pdbExpander) unitFlood(dst, src []uint64) []uint64 {
 				b := uint8(bits.TrailingZeros32(to))
 				lo, hi := min(b, c), max(b, c)
 				between := x.occ & (uint32(1)<<hi - 1) &^ (uint32(2)<<lo - 1)
-				before := uint64(bits.OnesCount32(between & x.earlier[i&31]))
+				before := uint64(bits.OnesCount32(between & x.earlierAt[c&31]))
 				var after uint64 // the place values of the later tiles in between
-				for m := between &^ x.earlier[i&31]; m != 0; m &= m - 1 {
+				for m := between &^ x.earlierAt[c&31]; m != 0; m &= m - 1 {
 					after += x.weightAt[bits.TrailingZeros32(m)&31]
 				}
 				var r uint64
@@ -346,38 +376,41 @@ func (x *pdbExpander) unitTabulated(dst, src []uint64) []uint64 {
 	s := x.s
 	eb, mask := s.eb, uint64(1)<<s.eb-1
 	cols := uint32(s.cols)
-	w := &s.weight
 	for _, slot := range src {
 		e := slot >> eb
 		if e != x.last {
 			x.load(e)
 		}
-		span := s.moveSpan[uint64(s.all&^x.occ)<<eb|slot&mask]
-		moves := s.moves[span>>8 : span>>8+span&255]
+		moves, short := s.unpackSpan(s.moveSpan[uint64(s.all&^x.occ)<<eb|slot&mask])
 		if cap(dst)-len(dst) < len(moves) {
 			dst = slices.Grow(dst, len(moves))
 		}
 		out := dst[len(dst) : len(dst)+len(moves)]
 		dst = dst[:len(dst)+len(moves)]
-		for j, mv := range moves {
+		// A move to an adjacent cell passes no cell: only the tile's own digit moves, by
+		// one. neg is all ones when the tile moves to a lower cell (cells < 16).
+		for j, mv := range moves[:short] {
 			c, lo := uint32(mv&15), uint32(mv>>4&15)
-			i := x.owner[c] & 31
+			neg := -uint64(((lo ^ c) + 15) >> 4)
+			out[j] = (e+(x.weightAt[c]^neg)-neg)<<eb | uint64(mv>>8&15)
+		}
+		out = out[short:]
+		for j, mv := range moves[short:] {
+			c, lo := uint32(mv&15), uint32(mv>>4&15)
 			between := uint32(mv >> 16)
 			// The tile's digit moves by the cells between, less the earlier tiles'; each
 			// later tile between moves its digit by one. No branch depends on the
 			// move: the later tiles' place values are added under a mask, over the
-			// cols-1 cells a vertical move passes (none for a horizontal one).
-			dist := uint64(mv >> 12 & 15)
-			before := uint64(bits.OnesCount32(between & x.earlier[i]))
-			later := between &^ x.earlier[i]
+			// cols-1 cells the move passes.
+			before := uint64(bits.OnesCount32(between & x.earlierAt[c]))
+			later := between &^ x.earlierAt[c]
 			var after uint64
 			for step := uint32(1); step < cols; step++ {
 				after += x.weightAt[(lo+step)&31] & -uint64(later>>((lo+step)&31)&1)
 			}
-			delta := (dist-before)*w[i] + after
-			neg := -uint64(((lo ^ c) + 15) >> 4) // all ones when the tile moves to a lower cell (cells < 16)
-			r := e + (delta ^ neg) - neg
-			out[j] = r<<eb | uint64(mv>>8&15)
+			delta := (uint64(mv.dist())-before)*x.weightAt[c] + after
+			neg := -uint64(((lo ^ c) + 15) >> 4)
+			out[j] = (e+(delta^neg)-neg)<<eb | uint64(mv>>8&15)
 		}
 	}
 	return dst

@@ -7,11 +7,11 @@ import (
 )
 
 // TestPDBMoveTablesPacking builds the move tables of 16-cell boards for groups of
-// 1 to 15 tiles and checks what the packing of moveSpan relies on: fewer than 256 moves
-// per region, offsets below 2^24, every span inside moves, the spans of the masks
-// without n-k free cells and of the hole digits empty, and every move's fields (tile
-// cell, lower cell, distance, cells between, successor digit) as the definition gives
-// them.
+// 1 to 15 tiles and checks what the packing of moveSpan relies on: fewer than 32 moves
+// per region, offsets below 2^22, every span inside moves, the short moves (to an
+// adjacent cell) first and counted, the spans of the masks without n-k free cells and
+// of the hole digits empty, and every move's fields (tile cell, lower cell, distance,
+// cells between, successor digit) as the definition gives them.
 func TestPDBMoveTablesPacking(t *testing.T) {
 	t.Parallel()
 	type board struct{ rows, cols int }
@@ -43,15 +43,15 @@ func TestPDBMoveTablesPacking(t *testing.T) {
 				if s.moveSpan == nil {
 					t.Fatal("no move tables on a 16-cell board")
 				}
-				if len(s.moves) >= 1<<24 {
-					t.Fatalf("%d moves: offsets do not fit 24 bits", len(s.moves))
+				if len(s.moves) >= 1<<(32-spanStartShift) {
+					t.Fatalf("%d moves: offsets do not fit %d bits", len(s.moves), 32-spanStartShift)
 				}
 				per := uint32(1) << s.eb
 				maxCount := 0
 				for free := uint32(0); free <= s.all; free++ {
 					for d := range per {
 						span := s.moveSpan[free*per+d]
-						start, count := span>>8, span&255
+						start, short, count := span>>spanStartShift, span>>spanCountBits&spanCountMask, span&spanCountMask
 						if bits.OnesCount32(free) != n-k || int(d) >= n-k {
 							if span != 0 {
 								t.Fatalf("free %016b digit %d: span %#x, want empty", free, d, span)
@@ -73,7 +73,10 @@ func TestPDBMoveTablesPacking(t *testing.T) {
 							t.Fatalf("free %016b digit %d: %d moves, want %d", free, d, count, want)
 						}
 						maxCount = max(maxCount, want)
-						for _, mv := range s.moves[start : start+count] {
+						for j, mv := range s.moves[start : start+count] {
+							if (uint32(j) < short) != (mv.dist() == 1) {
+								t.Fatalf("free %016b digit %d: move %d of %d has distance %d, %d short moves first", free, d, j, count, mv.dist(), short)
+							}
 							c, lo := uint8(mv&15), uint8(mv>>4&15)
 							dist, between := uint8(mv>>12&15), uint32(mv>>16)
 							to := lo
@@ -103,8 +106,8 @@ func TestPDBMoveTablesPacking(t *testing.T) {
 						}
 					}
 				}
-				if maxCount >= 256 {
-					t.Fatalf("a region with %d moves: the count does not fit 8 bits", maxCount)
+				if maxCount > spanCountMask {
+					t.Fatalf("a region with %d moves: the count does not fit %d bits", maxCount, spanCountBits)
 				}
 			})
 		}
