@@ -171,10 +171,12 @@ func ZeroOneBFS(ctx context.Context, sp ZeroOneSpace, opt Options) (*ZeroOneResu
 		w := cacheline.New[zoWorker]() // apart from the other workers' (see newBFSWorker)
 		w.zero, w.unit = sp.NewExpanders()
 		w.batch = cacheline.Make[uint64](opt.Batch)[:0]
-		// Room for 8 moves a slot before the first append reallocates; a slice that
-		// outgrows it then is a large allocation, with pages of its own.
+		// Room for 8 moves a slot, and for 4 new slots a slot, before the first
+		// append reallocates: at the default batch a slice that outgrows it is then
+		// past 32 KiB, a large allocation with pages of its own (a smaller one could
+		// share a cache line with the other worker's).
 		w.succ = cacheline.Make[uint64](8 * opt.Batch)[:0]
-		w.fresh = cacheline.Make[uint64](8 * opt.Batch)[:0]
+		w.fresh = cacheline.Make[uint64](4 * opt.Batch)[:0]
 		r.workers[i] = w
 	}
 

@@ -37,9 +37,10 @@ type PartialPerm struct {
 	// (the product of the trailing radices), for PartialCursor.Seek.
 	lowSize uint64
 	// tailSize is the number of slots that share their leading k-2 digits, for
-	// PartialCursor.Seek's table-free step within them; 0 (no such step) for k < 4,
-	// where the two trailing digits are not inside the low ones, and for k = n, whose
-	// last radix is 1.
+	// PartialCursor.Seek's step by lookups within them (seekTail); 0 (no such step)
+	// unless the two trailing digits lie inside the low ones (so that the step keeps the
+	// cursor's hi, which it does not update: k >= 4) and the last radix is at least 2
+	// (k < n).
 	tailSize uint64
 }
 
@@ -80,7 +81,7 @@ func NewPartialPerm(n, k int) *PartialPerm {
 			p.lowSize *= d
 		}
 	}
-	if k >= 4 && k < n {
+	if p.lowDigits() >= 2 && k < n {
 		p.tailSize = p.radix[k-2] * p.radix[k-1]
 	}
 	return p

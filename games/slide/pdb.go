@@ -87,8 +87,8 @@ func newPDBMove(from, to uint8, digit uint64, between uint32) pdbMove {
 	return pdbMove(uint32(from) | uint32(lo)<<4 | uint32(digit)<<8 | uint32(hi-lo)<<12 | between<<16)
 }
 
-// dist is the distance between the move's two cells: 1 to an adjacent cell in the row
-// (or on a one-column board), the number of columns otherwise.
+// dist is the distance between the move's two cells: 1 to the cell beside it in the row,
+// the number of columns to the cell above or below (boards have at least 2 columns).
 func (mv pdbMove) dist() uint32 { return uint32(mv >> 12 & 15) }
 
 // regionTableCells is the largest board whose region digits are tabulated.
