@@ -267,14 +267,13 @@ func (s *PDBSpace) Goals() []uint64 {
 // pdbExpander is one worker's move generator. Slots of the frontier arrive sorted, so
 // the placement of the last entry is kept unranked.
 type pdbExpander struct {
-	s     *PDBSpace
-	last  uint64
-	cur   *index.PartialCursor
-	occ   uint32
-	owner [32]uint8 // owner[c]: index of the group tile on cell c (when occ has c)
+	s    *PDBSpace
+	last uint64
+	cur  *index.PartialCursor
+	occ  uint32
 	// earlierAt[c] is the mask of the cells of the tiles before the one on cell c;
-	// weightAt[c] the place value of the digit of the tile on cell c. Indexed by cell,
-	// not tile, so that a move's cell finds them without a load of owner first.
+	// weightAt[c] the place value of the digit of the tile on cell c (when occ has c).
+	// Indexed by cell, not tile: a move knows its tile by the cell it leaves.
 	earlierAt [32]uint32
 	weightAt  [32]uint64
 }
@@ -308,7 +307,6 @@ func (x *pdbExpander) refresh(from int) {
 	for i := from; i < len(cells); i++ {
 		c := cells[i] & 31
 		x.earlierAt[c] = x.cur.Used(i)
-		x.owner[c] = uint8(i)
 		x.weightAt[c] = x.s.weight[i&31]
 	}
 	x.occ = x.cur.Used(len(cells))
@@ -335,7 +333,6 @@ func nthFree(occ uint32, d uint64) uint8 {
 func (x *pdbExpander) unitFlood(dst, src []uint64) []uint64 {
 	s := x.s
 	eb, mask := s.eb, uint64(1)<<s.eb-1
-	w := &s.weight
 	for _, slot := range src {
 		e := slot >> eb
 		if e != x.last {
@@ -347,7 +344,7 @@ func (x *pdbExpander) unitFlood(dst, src []uint64) []uint64 {
 		region := s.flood(1<<nthFree(x.occ, slot&mask), s.all&^x.occ)
 		for tiles := s.around(region) & x.occ; tiles != 0; tiles &= tiles - 1 {
 			c := uint8(bits.TrailingZeros32(tiles))
-			i := x.owner[c]
+			w := x.weightAt[c&31] // the moving tile's place value
 			for to := s.nb[c&31] & region; to != 0; to &= to - 1 {
 				b := uint8(bits.TrailingZeros32(to))
 				lo, hi := min(b, c), max(b, c)
@@ -359,9 +356,9 @@ func (x *pdbExpander) unitFlood(dst, src []uint64) []uint64 {
 				}
 				var r uint64
 				if b < c {
-					r = e - (uint64(c-b)-before)*w[i&31] - after
+					r = e - (uint64(c-b)-before)*w - after
 				} else {
-					r = e + (uint64(b-c)-before)*w[i&31] + after
+					r = e + (uint64(b-c)-before)*w + after
 				}
 				dst = append(dst, r<<eb|s.regionOf(x.occ&^(1<<c)|1<<b, c))
 			}
