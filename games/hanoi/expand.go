@@ -13,7 +13,9 @@ import "github.com/tablesmith/tablesmith/internal/cacheline"
 // and less in practice: a slot is decoded only below the larger disks it shares with
 // the slot expanded before (consecutive slots of a BFS frontier mostly differ in small
 // disks), and a move whose source and target pegs both hold a larger disk leaves the
-// labelling alone and costs O(1).
+// labelling alone and costs O(1). For classes, the default, the smallest disks' moves
+// come from a table and the larger disks' moves are worked out once per run of slots
+// that share those disks (tail.go).
 func (s *Space) NewExpander() func(dst, src []uint64) []uint64 {
 	// The scratch space is written for every state: on cache lines of its own, so that
 	// two workers' expanders never share one (internal/cacheline).
@@ -25,8 +27,12 @@ func (s *Space) NewExpander() func(dst, src []uint64) []uint64 {
 		e.above[i] = withTop(noTops, 0, i+1)
 	}
 	e.above[s.n-1] = noTops
-	if s.scheme == plain {
+	switch s.scheme {
+	case plain:
 		return e.expandPlain
+	case classes:
+		e.decodeAbove(0)
+		return e.expandClasses
 	}
 	return e.expandCanonical
 }
@@ -57,14 +63,19 @@ type expander struct {
 	used  [MaxDisks]uint8
 	pre   [MaxDisks]uint64
 	above [MaxDisks]uint64
+	// classes (tail.go): the size of the tail's block below the larger disks, and the
+	// moves of a larger disk between each pair of pegs (the last entry no move).
+	block  uint64
+	larger [maxCodePairs]largerMove
 }
 
-// decode makes the arrays describe slot, reusing the digits it shares with the slot
+// decode makes the arrays describe slot of the seed or plain scheme (base-k digits; the
+// classes scheme decodes in decodeAbove), reusing the digits it shares with the slot
 // decoded before, and returns the number of non-goal pegs in use and the tops. ok is
 // false for a seed hole.
 func (e *expander) decode(slot uint64) (used uint8, tops uint64, ok bool) {
 	s := e.s
-	isClasses, holes := s.scheme == classes, s.scheme == seed
+	holes := s.scheme == seed
 	i := e.lo
 	for i < s.n-1 && slot-e.pre[i] >= s.w[(i+1)*stride+int(e.used[i])] {
 		i++
@@ -72,42 +83,29 @@ func (e *expander) decode(slot uint64) (used uint8, tops uint64, ok bool) {
 	rem := slot - e.pre[i]
 	used = e.used[i]
 	tops = e.above[i]
-	if !isClasses {
-		// Base k: the digits of rem by division by a constant, no mispredicted branch.
-		s.decode(e.code[:i+1], rem)
-		pre := e.pre[i]
-		for ; i >= 0; i-- {
-			e.pre[i] = pre
-			e.used[i] = used
-			e.above[i] = tops
-			code := e.code[i]
-			if code > used {
-				if holes && code > used+1 { // no canonical state
-					e.lo = i
-					return 0, 0, false
-				}
-				used++
-			}
-			pre += uint64(code) * s.w[i*stride]
-			tops = withTop(tops, code, i)
-		}
-		e.lo = 0
-		return used, tops, true
-	}
+	// Base k: the digits of rem by division by a constant, no mispredicted branch.
+	s.decode(e.code[:i+1], rem)
+	pre := e.pre[i]
 	for ; i >= 0; i-- {
-		e.pre[i] = slot - rem
+		e.pre[i] = pre
 		e.used[i] = used
 		e.above[i] = tops
-		var code uint8
-		code, used, rem = s.classCode(i, used, rem)
-		e.code[i] = code
+		code := e.code[i]
+		if code > used {
+			if holes && code > used+1 { // no canonical state
+				e.lo = i
+				return 0, 0, false
+			}
+			used++
+		}
+		pre += uint64(code) * s.w[i*stride]
 		tops = withTop(tops, code, i)
 	}
 	e.lo = 0
 	return used, tops, true
 }
 
-// expandCanonical expands slots of the classes and seed schemes.
+// expandCanonical expands slots of the seed scheme.
 //
 // The moves are enumerated without data-dependent branches, which mispredicted on about
 // every state (the relative order of the tops is as good as random). Two facts make that

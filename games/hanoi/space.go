@@ -63,6 +63,9 @@ type Space struct {
 	// pairs[last*stride+a0] are the pairs of codes the expander tries for moves of disks
 	// other than the smallest, which is on code a0 (see expandCanonical).
 	pairs [stride * stride]codePairs
+
+	// tail is the classes expander's table of the smallest disks' moves (tail.go).
+	tail tailTable
 }
 
 // NewSpace validates p and precomputes the scheme's tables. Pegs must be 3..6 and disks
@@ -99,6 +102,7 @@ func NewSpace(p Params) (*Space, error) {
 		}
 		copy(s.w[:], count[:(n+1)*stride])
 		s.states = s.slots
+		s.tail = newTailTable(s)
 		return s, nil
 	}
 	pow := uint64(1)
