@@ -31,6 +31,7 @@ func (s *Space) NewExpander() func(dst, src []uint64) []uint64 {
 	case plain:
 		return e.expandPlain
 	case classes:
+		s.tailOnce.Do(func() { s.tail = newTailTable(s) })
 		e.decodeAbove(0)
 		return e.expandClasses
 	}
@@ -53,7 +54,8 @@ func withTop(tops uint64, c uint8, i int) uint64 {
 // (above).
 //
 // Invariant between calls: the arrays describe one valid state, except that after a
-// seed hole only positions ≥ lo are valid. A slot x has the same digits above position
+// seed hole only positions ≥ lo are valid, and that for classes only the larger disks
+// above the tail are kept (positions ≥ L, and L−1 for the whole prefix; tail.go). A slot x has the same digits above position
 // i ≥ lo exactly when x − pre[i] < w[i+1][used[i]], the size of that prefix's block.
 type expander struct {
 	s     *Space
@@ -64,7 +66,8 @@ type expander struct {
 	pre   [MaxDisks]uint64
 	above [MaxDisks]uint64
 	// classes (tail.go): the size of the tail's block below the larger disks, and the
-	// moves of a larger disk between each pair of pegs (the last entry no move).
+	// moves of a larger disk between each pair of pegs; the entries from the number of
+	// pairs on stay zero, no move, for the padding of tailTable.pick.
 	block  uint64
 	larger [maxCodePairs]largerMove
 }

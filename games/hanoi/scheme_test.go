@@ -203,14 +203,23 @@ func TestExpander(t *testing.T) {
 					// A move between two empty pegs leaves the class as it is: the
 					// slot itself may or may not be listed.
 					self := func(x uint64) bool { return x == slot }
-					want := slices.DeleteFunc(naiveNeighbors(sp, slot), self)
+					naive := naiveNeighbors(sp, slot)
+					want := slices.DeleteFunc(slices.Clone(naive), self)
+					naiveSelf := len(naive) - len(want)
 					slices.Sort(want)
 					want = slices.Compact(want)
 					g := slices.DeleteFunc(slices.Clone(got), self)
+					gotSelf := len(got) - len(g)
 					slices.Sort(g)
+					repeated := len(slices.Compact(slices.Clone(g))) != len(g)
 					g = slices.Compact(g)
 					if len(g) != len(got) && index == SchemePlain {
 						t.Fatalf("slot %d: repeated neighbours %v", slot, got)
+					}
+					// The classes expander lists each neighbour once, and itself no more
+					// often than the moves that keep the class (every empty peg tried).
+					if index == SchemeClasses && (repeated || gotSelf > naiveSelf) {
+						t.Fatalf("slot %d: %v lists a neighbour twice or itself %d times (moves to itself: %d)", slot, got, gotSelf, naiveSelf)
 					}
 					if !slices.Equal(g, want) {
 						t.Fatalf("slot %d: expander %v, want %v", slot, got, want)

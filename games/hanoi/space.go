@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Names of the index schemes.
@@ -60,12 +61,14 @@ type Space struct {
 	// the whole slot range.
 	w [(MaxDisks + 1) * stride]uint64
 
-	// pairs[last*stride+a0] are the pairs of codes the expander tries for moves of disks
-	// other than the smallest, which is on code a0 (see expandCanonical).
+	// pairs[last*stride+a0] are the pairs of codes the seed expander tries for moves of
+	// disks other than the smallest, which is on code a0 (see expandCanonical).
 	pairs [stride * stride]codePairs
 
-	// tail is the classes expander's table of the smallest disks' moves (tail.go).
-	tail tailTable
+	// tail is the classes expander's table of the smallest disks' moves (tail.go),
+	// built by the first NewExpander: a lookup never needs it.
+	tail     tailTable
+	tailOnce sync.Once
 }
 
 // NewSpace validates p and precomputes the scheme's tables. Pegs must be 3..6 and disks
@@ -102,7 +105,6 @@ func NewSpace(p Params) (*Space, error) {
 		}
 		copy(s.w[:], count[:(n+1)*stride])
 		s.states = s.slots
-		s.tail = newTailTable(s)
 		return s, nil
 	}
 	pow := uint64(1)
