@@ -125,6 +125,7 @@ type levelEncoder struct {
 	out    []byte  // the payload, in outBuf
 	outBuf *bigBuf // the payload
 	tmpBuf *bigBuf // the radix sort's intermediate order; a list level's bitset
+	frame  *bigBuf // the first zstd frame of a list level's bitset
 	leBuf  *bigBuf // a bitset's little-endian bytes on a big-endian machine
 	zstd   *zstd.Encoder
 	chunk  int // the zstd frames' size, if not zstdChunk (the tests make it small)
@@ -138,6 +139,7 @@ type levelEncoder struct {
 func (e *levelEncoder) release() {
 	e.outBuf.release()
 	e.tmpBuf.release()
+	e.frame.release()
 	e.leBuf.release()
 	if e.zstd != nil {
 		e.zstd.Close()
@@ -160,7 +162,8 @@ func (e *levelEncoder) encode(lv Level, u uint64) (kind byte, param uint, payloa
 	ef := efLo + efHi
 	if lv.Words != nil {
 		if e.shouldTryZstd(bitsetSize >= zstdMinBytes) {
-			if p, ok := e.zstdWords(lv.Words, min(bitsetSize, ef)); ok {
+			whole := func() []uint64 { return lv.Words }
+			if p, ok := e.tryZstd(lv.Words[:e.frameWords(words)], words, min(bitsetSize, ef), whole); ok {
 				return recordZstd, 0, p
 			}
 		}
@@ -187,16 +190,22 @@ func (e *levelEncoder) encode(lv Level, u uint64) (kind byte, param uint, payloa
 	// A list level is tried in zstd only when its bitset costs at most zstdListBytes a
 	// slot to clear and compress: a sparser one costs more than the other forms save.
 	tryZstd := e.shouldTryZstd(bitsetSize >= zstdMinBytes && bitsetSize <= zstdListBytes*c)
-	if bitsetSize <= alt || tryZstd {
-		bs := e.listBitset(lv.Lists, words)
-		if tryZstd {
-			if p, ok := e.zstdWords(bs, min(bitsetSize, alt)); ok {
-				return recordZstd, 0, p
-			}
+	var bs []uint64
+	if tryZstd {
+		// The level's whole bitset is made only once its first frame, made from the
+		// lists, promises the saving. 3×4's levels do not compress: its one list
+		// level tried (323,206 slots) took 98 ms beside the search with the whole
+		// bitset, 23 ms without, and the build's peak fell from 428 to 402 MB.
+		whole := func() []uint64 { bs = listBitset(lv.Lists, words, &e.tmpBuf); return bs }
+		if p, ok := e.tryZstd(listBitset(lv.Lists, e.frameWords(words), &e.frame), words, min(bitsetSize, alt), whole); ok {
+			return recordZstd, 0, p
 		}
-		if bitsetSize <= alt {
-			return recordBitset, 0, littleEndianBytes(bs, &e.leBuf)
+	}
+	if bitsetSize <= alt {
+		if bs == nil {
+			bs = listBitset(lv.Lists, words, &e.tmpBuf)
 		}
+		return recordBitset, 0, littleEndianBytes(bs, &e.leBuf)
 	}
 	if useEF {
 		l = max(l, b-min(b, 2*radixDigit))
@@ -228,24 +237,49 @@ func (e *levelEncoder) encode(lv Level, u uint64) (kind byte, param uint, payloa
 	return recordPacked, b, e.out
 }
 
-// listBitset sets the slots of lists in a zeroed bitset of words words, in e.tmpBuf.
-func (e *levelEncoder) listBitset(lists [][]uint64, words uint64) []uint64 {
-	grow(&e.tmpBuf, 8*words)
-	bs := e.tmpBuf.words()[:words]
+// listBitset sets the slots of lists below 64·words in a zeroed bitset of words words,
+// in *buf: the level's bitset, or its first zstd frame.
+func listBitset(lists [][]uint64, words uint64, buf **bigBuf) []uint64 {
+	grow(buf, 8*words)
+	bs := (*buf).words()[:words]
 	clear(bs)
 	for _, list := range lists {
 		for _, s := range list {
-			bs[s>>6] |= 1 << (s & 63)
+			if s>>6 < words {
+				bs[s>>6] |= 1 << (s & 63)
+			}
 		}
 	}
 	return bs
 }
 
-// zstdWords compresses the bitset words into e.out as zstd frames of zstdChunk bytes and
-// returns them, or ok = false when they promise more than half of limit (judged on the
-// first frame) or come to limit or more.
-func (e *levelEncoder) zstdWords(words []uint64, limit uint64) (payload []byte, ok bool) {
-	src := littleEndianBytes(words, &e.leBuf)
+// frameWords is the words of a bitset of words words in its first zstd frame.
+func (e *levelEncoder) frameWords(words uint64) uint64 {
+	step := uint64(zstdChunk)
+	if e.chunk > 0 {
+		step = uint64(e.chunk)
+	}
+	return min(words, step/8)
+}
+
+// tryZstd compresses a level's bitset of words words into e.out as zstd frames of
+// zstdChunk bytes and returns them, or ok = false when they promise more than half of
+// limit (judged on the first frame, which first holds) or come to limit or more. The
+// whole bitset is made by whole, called only once the first frame promises. The outcome
+// counts towards the backoff (shouldTryZstd).
+func (e *levelEncoder) tryZstd(first []uint64, words, limit uint64, whole func() []uint64) (payload []byte, ok bool) {
+	payload, ok = e.zstdWords(first, words, limit, whole)
+	if !ok {
+		e.zstdFails = min(e.zstdFails+1, 4)
+		e.zstdSkip = 1<<e.zstdFails - 1
+		return nil, false
+	}
+	e.zstdFails = 0
+	return payload, true
+}
+
+// zstdWords is tryZstd without the backoff.
+func (e *levelEncoder) zstdWords(first []uint64, words, limit uint64, whole func() []uint64) (payload []byte, ok bool) {
 	if e.zstd == nil {
 		// The fastest level: the bitsets of structured levels are mostly runs and
 		// repeats. The record carries its own CRC-32C.
@@ -256,24 +290,23 @@ func (e *levelEncoder) zstdWords(words []uint64, limit uint64) (payload []byte, 
 		}
 		e.zstd = enc
 	}
-	step := zstdChunk
-	if e.chunk > 0 {
-		step = e.chunk
+	step := 8 * uint64(len(first))
+	if step == 0 {
+		return nil, false
 	}
 	// Room for limit plus a frame's worst case, so that EncodeAll never reallocates.
-	e.setOut(limit + uint64(step+step/64+1<<10))
-	out := e.out[:0]
-	for lo := 0; lo < len(src); lo += step {
-		chunk := src[lo:min(lo+step, len(src))]
-		out = e.zstd.EncodeAll(chunk, out)
-		if lo == 0 && uint64(len(out))*uint64(len(src))/uint64(len(chunk)) > limit/2 ||
-			uint64(len(out)) >= limit {
-			e.zstdFails = min(e.zstdFails+1, 4)
-			e.zstdSkip = 1<<e.zstdFails - 1
+	e.setOut(limit + step + step/64 + 1<<10)
+	out := e.zstd.EncodeAll(littleEndianBytes(first, &e.leBuf), e.out[:0])
+	if uint64(len(out))*words/uint64(len(first)) > limit/2 || uint64(len(out)) >= limit {
+		return nil, false
+	}
+	src := littleEndianBytes(whole(), &e.leBuf)
+	for lo := step; lo < uint64(len(src)); lo += step {
+		out = e.zstd.EncodeAll(src[lo:min(lo+step, uint64(len(src)))], out)
+		if uint64(len(out)) >= limit {
 			return nil, false
 		}
 	}
-	e.zstdFails = 0
 	e.out = out
 	return out, true
 }

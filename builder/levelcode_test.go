@@ -365,3 +365,53 @@ func BenchmarkEFFromWords(b *testing.B) {
 		})
 	}
 }
+
+// TestListFrame: the first zstd frame of a level given as lists, made from the lists,
+// is the start of the level's bitset.
+func TestListFrame(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(13, 14))
+	e := levelEncoder{chunk: 16 << 10}
+	defer e.release()
+	for _, u := range []uint64{1, 64, 1000, 16 << 13, 1<<24 - 77} {
+		words := (u + 63) / 64
+		for _, count := range []uint64{0, 1, u / 300, u / 7} {
+			lists, bitset, _ := randomLevel(rng, u, count)
+			n := e.frameWords(words)
+			if want := min(words, 2<<10); n != want {
+				t.Fatalf("u=%d: a first frame of %d words, want %d", u, n, want)
+			}
+			if got := listBitset(lists, n, &e.frame); !slices.Equal(got, bitset[:n]) {
+				t.Fatalf("u=%d count=%d: the lists' first frame differs from the bitset's", u, count)
+			}
+		}
+	}
+}
+
+// TestZstdClusteredLevel: a level whose slots all lie in the last tenth of the space, in a
+// pattern that compresses, is written as zstd, given as a bitset or as lists, although
+// its first frame is empty.
+func TestZstdClusteredLevel(t *testing.T) {
+	t.Parallel()
+	const u = 1 << 24
+	part, set := periodicLevel(u/10, u/10/12)
+	words := make([]uint64, u/64)
+	copy(words[len(words)-len(part):], part)
+	offset := u - uint64(len(part))*64
+	shifted := make([]uint64, len(set))
+	for i, s := range set {
+		shifted[i] = s + offset
+	}
+	var e levelEncoder
+	defer e.release()
+	for _, lv := range []Level{{Count: uint64(len(set)), Words: words}, {Count: uint64(len(set)), Lists: [][]uint64{shifted}}} {
+		e.zstdFails, e.zstdSkip = 0, 0
+		kind, param, p := e.encode(lv, u)
+		if kind != recordZstd {
+			t.Fatalf("a clustered periodic level (bitset %v): form %d, want zstd", lv.Words != nil, kind)
+		}
+		if got, err := decodeForTest(kind, param, lv.Count, u, p); err != nil || !slices.Equal(got, shifted) {
+			t.Fatalf("a clustered periodic level: decoded %d slots, %v", len(got), err)
+		}
+	}
+}

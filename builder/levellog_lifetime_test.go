@@ -277,7 +277,8 @@ func TestForgedZstdRecords(t *testing.T) { // not parallel: it measures the proc
 		for i := range words {
 			words[i] = binary.LittleEndian.Uint64(p[8*i:])
 		}
-		out, ok := e.zstdWords(words, uint64(len(p)))
+		n := uint64(len(words))
+		out, ok := e.zstdWords(words[:e.frameWords(n)], n, uint64(len(p)), func() []uint64 { return words })
 		if !ok {
 			t.Fatal("a bitset of 190 slots does not compress")
 		}
