@@ -415,3 +415,26 @@ func TestZstdClusteredLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestZstdTrialSparesTheBitset: a list level tried in zstd that does not compress (as
+// 3×4's do not) is judged on its first frame alone: the level's whole bitset is never
+// made, and the failure counts towards the backoff.
+func TestZstdTrialSparesTheBitset(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(15, 16))
+	const u = 1 << 24
+	count := uint64(u / 100) // eligible: a bitset of at most zstdListBytes a slot
+	lists, _, want := randomLevel(rng, u, count)
+	var e levelEncoder
+	defer e.release()
+	kind, param, p := e.encode(Level{Count: count, Lists: lists}, u)
+	if kind == recordZstd || e.zstdFails != 1 || e.frame == nil {
+		t.Fatalf("form %d, %d failures, first frame made %v: want a failed zstd trial", kind, e.zstdFails, e.frame != nil)
+	}
+	if bitset := uint64(u / 8); e.tmpBuf != nil && uint64(len(e.tmpBuf.b)) >= bitset {
+		t.Fatalf("a scratch of %d bytes: the level's whole bitset (%d bytes) was made", len(e.tmpBuf.b), bitset)
+	}
+	if got, err := decodeForTest(kind, param, count, u, p); err != nil || !slices.Equal(got, want) {
+		t.Fatalf("decoded %d slots, %v", len(got), err)
+	}
+}

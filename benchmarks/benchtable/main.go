@@ -1,5 +1,5 @@
 // Command benchtable regenerates the README's table of large builds from the reports
-// that benchmarks/repeat wrote into bench/*.txt, so that the figures in the README are
+// that benchmarks/repeat wrote into bench/*.txt (internal/benchreport), so that the figures in the README are
 // the measured ones and not copies that drift.
 //
 //	go run ./benchmarks/benchtable [-check] [README.md]
@@ -23,10 +23,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
+	"time"
 
+	"github.com/tablesmith/tablesmith/internal/benchreport"
 	"github.com/tablesmith/tablesmith/internal/safefile"
 )
 
@@ -35,116 +35,15 @@ const (
 	endMarker   = "<!-- bench-big:end -->"
 )
 
-// stat is one measure's minimum, median and maximum.
-type stat struct{ Min, Median, Max float64 }
-
-// report is one series as benchmarks/repeat prints it.
-type report struct {
-	Label, Date           string
-	Runs                  int
-	LoadBefore, LoadAfter string
-	Wall, User, Sys, Peak stat
-	Spread                float64 // wall max/min
-}
-
-var (
-	headerRE = regexp.MustCompile(`^(\S.*) \((\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ), (\d+) runs, load (\S+) -> (\S+)\)$`)
-	statRE   = regexp.MustCompile(`^  (wall|user|sys|peak) +min +(\S+) +median +(\S+) +max +(\S+) (s|MiB)$`)
-	spreadRE = regexp.MustCompile(`^  wall max/min (\S+)$`)
-)
-
-// parseReports returns the series in a report file, in file order. A header must be
-// followed by its four measures and the spread, in repeat's order; other lines (the
-// measured command's output) are skipped.
-func parseReports(text string) ([]report, error) {
-	var reps []report
-	lines := strings.Split(text, "\n")
-	for i := 0; i < len(lines); i++ {
-		m := headerRE.FindStringSubmatch(lines[i])
-		if m == nil {
-			continue
-		}
-		r := report{Label: m[1], Date: m[2], LoadBefore: m[4], LoadAfter: m[5]}
-		runs, err := strconv.Atoi(m[3])
-		if err != nil || runs < 1 {
-			return nil, fmt.Errorf("line %d: run count %q", i+1, m[3])
-		}
-		r.Runs = runs
-		for k, name := range []string{"wall", "user", "sys", "peak"} {
-			n := i + 1 + k
-			if n >= len(lines) {
-				return nil, fmt.Errorf("line %d: series %q ends before its %s line", i+1, r.Label, name)
-			}
-			sm := statRE.FindStringSubmatch(lines[n])
-			if sm == nil || sm[1] != name {
-				return nil, fmt.Errorf("line %d: want the %s line of series %q, got %q", n+1, name, r.Label, lines[n])
-			}
-			s, err := parseStat(sm[2], sm[3], sm[4])
-			if err != nil {
-				return nil, fmt.Errorf("line %d: %w", n+1, err)
-			}
-			*[]*stat{&r.Wall, &r.User, &r.Sys, &r.Peak}[k] = s
-		}
-		n := i + 5
-		if n >= len(lines) {
-			return nil, fmt.Errorf("line %d: series %q ends before its spread", i+1, r.Label)
-		}
-		sm := spreadRE.FindStringSubmatch(lines[n])
-		if sm == nil {
-			return nil, fmt.Errorf("line %d: want the wall max/min of series %q, got %q", n+1, r.Label, lines[n])
-		}
-		if r.Spread, err = parseNumber(sm[1]); err != nil || r.Spread < 1 {
-			return nil, fmt.Errorf("line %d: wall max/min %q", n+1, sm[1])
-		}
-		reps = append(reps, r)
-		i = n
-	}
-	return reps, nil
-}
-
-func parseNumber(s string) (float64, error) {
-	x, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-		return 0, fmt.Errorf("not a measure: %q", s)
-	}
-	return x, nil
-}
-
-func parseStat(min, median, max string) (stat, error) {
-	var s stat
-	for i, f := range []string{min, median, max} {
-		x, err := parseNumber(f)
-		if err != nil {
-			return stat{}, err
-		}
-		*[]*float64{&s.Min, &s.Median, &s.Max}[i] = x
-	}
-	if s.Min > s.Median || s.Median > s.Max {
-		return stat{}, fmt.Errorf("min %s, median %s, max %s out of order", min, median, max)
-	}
-	return s, nil
-}
-
-// newest is the series with the latest date (the last of equal ones).
-func newest(reps []report) report {
-	best := reps[0]
-	for _, r := range reps[1:] {
-		if r.Date >= best.Date {
-			best = r
-		}
-	}
-	return best
-}
-
 // table is the Markdown table of the series, one row each, from the given files.
-func table(reps []report, files []string) string {
+func table(reps []benchreport.Report, files []string) string {
 	var b strings.Builder
 	b.WriteString("| series | measured (UTC) | runs | wall: min / median / max | max/min | CPU user + sys (median) | peak memory (median) | load before → after | report |\n")
 	b.WriteString("|---|---|---:|---:|---:|---:|---:|---|---|\n")
 	for i, r := range reps {
 		fmt.Fprintf(&b, "| %s | %s | %d | %s | %.2f | %.1f s + %.1f s | %s | %s → %s | `%s` |\n",
-			r.Label, strings.Replace(strings.TrimSuffix(r.Date, "Z"), "T", " ", 1), r.Runs,
-			wall(r.Wall), r.Spread, r.User.Median, r.Sys.Median, mib(r.Peak.Median),
+			r.Label, r.Time().UTC().Format(time.DateTime), r.Runs,
+			wall(r.Wall), r.Spread, r.User.Median, r.Sys.Median, mib(r.PeakMiB.Median),
 			r.LoadBefore, r.LoadAfter, files[i])
 	}
 	return b.String()
@@ -152,7 +51,7 @@ func table(reps []report, files []string) string {
 
 // wall spells min / median / max in one unit: seconds while the maximum is below two
 // minutes, else m:ss.
-func wall(s stat) string {
+func wall(s benchreport.Stat) string {
 	if s.Max < 120 {
 		return fmt.Sprintf("%.2f / %.2f / %.2f s", s.Min, s.Median, s.Max)
 	}
@@ -204,20 +103,20 @@ func regenerate(readme, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var reps []report
+	var reps []benchreport.Report
 	for _, f := range files {
 		text, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			return "", err
 		}
-		rs, err := parseReports(string(text))
+		rs, err := benchreport.Parse(string(text))
 		if err != nil {
 			return "", fmt.Errorf("%s: %w", f, err)
 		}
 		if len(rs) == 0 {
 			return "", fmt.Errorf("%s: no report of benchmarks/repeat in it", f)
 		}
-		reps = append(reps, newest(rs))
+		reps = append(reps, benchreport.Newest(rs))
 	}
 	return readme[:start] + table(reps, files) + readme[end:], nil
 }

@@ -20,29 +20,17 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/tablesmith/tablesmith/internal/benchreport"
 )
 
 // run is one measured run.
 type run struct {
 	Wall, User, Sys float64 // seconds
 	MaxRSS          int64   // bytes
-}
-
-// stat is min, median, max of one measure.
-type stat struct{ Min, Median, Max float64 }
-
-func summarize(xs []float64) stat {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	mid := s[len(s)/2]
-	if len(s)%2 == 0 {
-		mid = (s[len(s)/2-1] + mid) / 2
-	}
-	return stat{s[0], mid, s[len(s)-1]}
 }
 
 func main() {
@@ -72,26 +60,15 @@ func main() {
 			i+1, *n, r.Wall, r.User, r.Sys, float64(r.MaxRSS)/(1<<20))
 		runs = append(runs, r)
 	}
-	pick := func(f func(run) float64) stat {
+	pick := func(f func(run) float64) benchreport.Stat {
 		var xs []float64
 		for _, r := range runs {
 			xs = append(xs, f(r))
 		}
-		return summarize(xs)
+		return benchreport.Summarize(xs)
 	}
-	rep := struct {
-		Label      string
-		Date       string
-		Runs       int
-		LoadBefore string
-		LoadAfter  string
-		Wall       stat
-		User       stat
-		Sys        stat
-		PeakMiB    stat
-		Spread     float64 // max/min wall
-	}{
-		Label: *label, Date: time.Now().Format(time.RFC3339), Runs: len(runs),
+	rep := benchreport.Report{
+		Label: *label, Date: time.Now().UTC().Format(time.RFC3339), Runs: len(runs),
 		LoadBefore: loadBefore, LoadAfter: loadavg(),
 		Wall:    pick(func(r run) float64 { return r.Wall }),
 		User:    pick(func(r run) float64 { return r.User }),
@@ -99,21 +76,17 @@ func main() {
 		PeakMiB: pick(func(r run) float64 { return float64(r.MaxRSS) / (1 << 20) }),
 	}
 	rep.Spread = rep.Wall.Max / rep.Wall.Min
-	os.Stdout.Write(lastOut)
-	if *asJSON {
+	_, err := os.Stdout.Write(lastOut)
+	if err == nil && *asJSON {
 		b, _ := json.Marshal(rep)
-		fmt.Println(string(b))
-		return
+		_, err = fmt.Println(string(b))
+	} else if err == nil {
+		err = rep.Write(os.Stdout)
 	}
-	fmt.Printf("%s (%s, %d runs, load %s -> %s)\n", rep.Label, rep.Date, rep.Runs, rep.LoadBefore, rep.LoadAfter)
-	line := func(name, unit string, s stat) {
-		fmt.Printf("  %-5s min %8.2f  median %8.2f  max %8.2f %s\n", name, s.Min, s.Median, s.Max, unit)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "repeat: the report:", err)
+		os.Exit(1)
 	}
-	line("wall", "s", rep.Wall)
-	line("user", "s", rep.User)
-	line("sys", "s", rep.Sys)
-	line("peak", "MiB", rep.PeakMiB)
-	fmt.Printf("  wall max/min %.2f\n", rep.Spread)
 }
 
 // once runs the command and measures it; it returns the command's standard output too.
