@@ -377,7 +377,14 @@ func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, tiles 
 		Slots: res.Entries, CodeBits: info.CodeBits, Extra: extra,
 		Build: format.Build{Tool: "tablesmith"}} // reproducible: the volatile part goes to the manifest
 	v := res.Values
+	var same [256]uint32 // one-byte values are their codes: a copy, not a Get per entry
+	for x := range same {
+		same[x] = uint32(x)
+	}
 	src := func(dst []uint32, first uint64) {
+		if v.MapBytes(dst, first, &same) {
+			return
+		}
 		for i := range dst {
 			dst[i] = uint32(v.Get(first + uint64(i)))
 		}

@@ -405,14 +405,6 @@ func (r *zoRun) settle(ctx context.Context, next []uint64, lo, hi int, d uint64)
 			firsts |= 1 << b
 		}
 	}
-	// reached folds each entry's bits onto its first: no bit crosses into the entry
-	// below, the shifts adding up to span-1.
-	reached := func(x uint64) uint64 {
-		for sh := uint(1); sh < span; sh <<= 1 {
-			x |= x >> sh
-		}
-		return x & firsts
-	}
 	var nextUnit atomic.Int64
 	var g errgroup.Group
 	for _, w := range r.workers {
@@ -435,15 +427,26 @@ func (r *zoRun) settle(ctx context.Context, next []uint64, lo, hi int, d uint64)
 					r.visited[wi] = old | m
 					w.slots += uint64(bits.OnesCount64(m))
 					base := uint64(wi) << 6
-					for e := reached(m) &^ reached(old); e != 0; e &= e - 1 {
-						r.values.Set((base+uint64(bits.TrailingZeros64(e)))>>r.eb, d)
-						w.entries++
+					if e := foldEntries(m, r.eb) &^ foldEntries(old, r.eb) & firsts; e != 0 {
+						r.values.SetEntries(base, e, r.eb, d)
+						w.entries += uint64(bits.OnesCount64(e))
 					}
 				}
 			}
 		})
 	}
 	return g.Wait()
+}
+
+// foldEntries ORs each entry's bits of x (entries of 1<<eb bits) onto the entry's lowest
+// bit, and onto some bits above it in the entry: only the lowest bits count (see firsts
+// in settle). No bit crosses into the entry below, the shifts adding up to 2^eb-1. Small
+// enough to inline, where a closure over span was a call per settled word.
+func foldEntries(x uint64, eb uint) uint64 {
+	for sh := uint(1); sh < 1<<eb; sh <<= 1 {
+		x |= x >> sh
+	}
+	return x
 }
 
 // claim appends to fresh the slots of cand this call claimed, sets their bits in

@@ -406,3 +406,26 @@ func TestZeroOneBFSProgressAndErrors(t *testing.T) {
 		t.Error("goal out of range accepted")
 	}
 }
+
+// TestFoldEntries: the lowest bit of every entry of foldEntries(x, eb) is set exactly
+// when the entry has a bit set in x, for every entry size.
+func TestFoldEntries(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for eb := uint(0); eb <= 6; eb++ {
+		span := uint(1) << eb
+		for range 1000 {
+			x := rng.Uint64() & rng.Uint64() & rng.Uint64() // sparse, so that empty entries occur
+			got := foldEntries(x, eb)
+			for b := uint(0); b < 64; b += span {
+				entry := x >> b & (1<<span - 1)
+				if span == 64 {
+					entry = x
+				}
+				if (got>>b&1 != 0) != (entry != 0) {
+					t.Fatalf("eb %d, x %#x: entry at bit %d has bits %#x, folded lowest bit %d", eb, x, b, entry, got>>b&1)
+				}
+			}
+		}
+	}
+}

@@ -148,6 +148,22 @@ func (v *Values) SetMask(base, mask, x uint64) {
 	}
 }
 
+// SetEntries stores x at slot (base+b)>>shift for every bit b set in mask: the entries
+// (of 1<<shift bits each) whose first bits mask marks in a settled word of base's bits,
+// in one call whose one-byte case is a plain loop.
+func (v *Values) SetEntries(base, mask uint64, shift uint, x uint64) {
+	if v.width != 1 {
+		for ; mask != 0; mask &= mask - 1 {
+			v.Set((base+uint64(bits.TrailingZeros64(mask)))>>shift, x)
+		}
+		return
+	}
+	b := byte(x ^ v.unset)
+	for ; mask != 0; mask &= mask - 1 {
+		v.data[(base+uint64(bits.TrailingZeros64(mask)))>>shift] = b
+	}
+}
+
 // Set stores x at slot i.
 func (v *Values) Set(i, x uint64) {
 	x ^= v.unset

@@ -1,6 +1,9 @@
 package builder
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 // TestMapBytes: the byte path gives what Get does for every value, and wider arrays are
 // left to Get.
@@ -98,6 +101,49 @@ func TestSetMask(t *testing.T) {
 				}
 				if got := v.Get(i); got != want {
 					t.Fatalf("width %d, base %d, mask %#x: slot %d holds %d, want %d", width, c.base, c.mask, i, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestSetEntries: SetEntries sets exactly the entries whose first bits its mask marks,
+// at every width and entry size, against a loop over the mask's bits.
+func TestSetEntries(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, 8))
+	for width := 1; width <= 4; width++ {
+		for shift := uint(0); shift <= 6; shift++ {
+			const words = 4
+			n := uint64(words*64) >> shift
+			v, err := NewValues(n, width)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := make(map[uint64]uint64)
+			for wi := range uint64(words) {
+				firsts := ^uint64(0)
+				if shift > 0 {
+					firsts = 0
+					for b := uint(0); b < 64; b += 1 << shift {
+						firsts |= 1 << b
+					}
+				}
+				mask, x := rng.Uint64()&firsts, uint64(rng.IntN(int(v.Max())+1))
+				v.SetEntries(wi<<6, mask, shift, x)
+				for b := range uint64(64) {
+					if mask>>b&1 != 0 {
+						want[(wi<<6+b)>>shift] = x
+					}
+				}
+			}
+			for i := range n {
+				w, ok := want[i]
+				if !ok {
+					w = v.Unset()
+				}
+				if got := v.Get(i); got != w {
+					t.Fatalf("width %d, shift %d: entry %d holds %d, want %d", width, shift, i, got, w)
 				}
 			}
 		}
