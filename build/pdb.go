@@ -376,19 +376,7 @@ func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, tiles 
 	meta := format.Metadata{Game: slide.PDBGame{}.Name(), Params: pj, Index: slide.PDBGame{}.Schemes()[0], Encoding: spec.Encoding,
 		Slots: res.Entries, CodeBits: info.CodeBits, Extra: extra,
 		Build: format.Build{Tool: "tablesmith"}} // reproducible: the volatile part goes to the manifest
-	v := res.Values
-	var same [256]uint32 // one-byte values are their codes: a copy, not a Get per entry
-	for x := range same {
-		same[x] = uint32(x)
-	}
-	src := func(dst []uint32, first uint64) {
-		if v.MapBytes(dst, first, &same) {
-			return
-		}
-		for i := range dst {
-			dst[i] = uint32(v.Get(first + uint64(i)))
-		}
-	}
+	src := valueCodes(res.Values, func(x uint64) uint32 { return uint32(x) }) // every entry is reached
 	wopt := format.WriteOptions{Workers: opt.Workers, Reproducible: true}
 	if opt.Write != nil {
 		wopt.Progress = func(done, total uint64) { opt.Write(gi, done, total) }

@@ -165,11 +165,22 @@ func WriteRemoteness(ctx context.Context, path string, res *builder.Result, meta
 		}
 		return uint32(x)
 	}
-	var tr [256]uint32 // one-byte values: value -> code
+	written, err := format.WriteFile(ctx, path, meta, valueCodes(v, code), opt)
+	if err != nil {
+		return written, fmt.Errorf("build: writing %s: %w", path, err)
+	}
+	return written, nil
+}
+
+// valueCodes is the table writer's source of a search's values, each written as code(x):
+// one-byte values (most builds) through a table of their 256 codes in one pass
+// (Values.MapBytes), wider ones a Get and a code per slot.
+func valueCodes(v *builder.Values, code func(x uint64) uint32) format.CodeSource {
+	var tr [256]uint32
 	for x := range uint64(len(tr)) {
 		tr[x] = code(x)
 	}
-	src := func(dst []uint32, start uint64) {
+	return func(dst []uint32, start uint64) {
 		if v.MapBytes(dst, start, &tr) {
 			return
 		}
@@ -177,9 +188,4 @@ func WriteRemoteness(ctx context.Context, path string, res *builder.Result, meta
 			dst[i] = code(v.Get(start + uint64(i)))
 		}
 	}
-	written, err := format.WriteFile(ctx, path, meta, src, opt)
-	if err != nil {
-		return written, fmt.Errorf("build: writing %s: %w", path, err)
-	}
-	return written, nil
 }

@@ -538,7 +538,7 @@ func (r *bfsRun) settle(ctx context.Context, next []uint64, d uint64) (uint64, e
 					}
 					wk.found += uint64(bits.OnesCount64(m))
 					r.visited[wi] |= m
-					r.values.SetMask(uint64(wi)<<6, m, d)
+					r.values.SetEntries(uint64(wi)<<6, m, 0, d)
 				}
 			}
 		})

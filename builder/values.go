@@ -132,25 +132,9 @@ func (v *Values) Get(i uint64) uint64 {
 	return x ^ v.unset
 }
 
-// SetMask stores x at the slots base+b for every bit b set in mask: a settled level's
-// word of new slots, in one call whose one-byte case (most builds) is a plain loop.
-func (v *Values) SetMask(base, mask, x uint64) {
-	if v.width != 1 {
-		for ; mask != 0; mask &= mask - 1 {
-			v.Set(base+uint64(bits.TrailingZeros64(mask)), x)
-		}
-		return
-	}
-	b := byte(x ^ v.unset)
-	data := v.data[base:min(base+64, uint64(len(v.data)))]
-	for ; mask != 0; mask &= mask - 1 {
-		data[bits.TrailingZeros64(mask)&63] = b
-	}
-}
-
-// SetEntries stores x at slot (base+b)>>shift for every bit b set in mask: the entries
-// (of 1<<shift bits each) whose first bits mask marks in a settled word of base's bits,
-// in one call whose one-byte case is a plain loop.
+// SetEntries stores x at slot (base+b)>>shift for every bit b set in mask: a settled
+// word's new slots (shift 0, BFS) or the entries of 1<<shift slots whose first bits mask
+// marks (the 0-1 search), in one call whose one-byte case (most builds) is a plain loop.
 func (v *Values) SetEntries(base, mask uint64, shift uint, x uint64) {
 	if v.width != 1 {
 		for ; mask != 0; mask &= mask - 1 {

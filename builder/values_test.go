@@ -79,9 +79,10 @@ func TestNewValuesUnset(t *testing.T) {
 	}
 }
 
-// TestSetMask: SetMask sets exactly the slots of its mask, at every width, in a word in
-// the middle and in the last, partial word of the array.
-func TestSetMask(t *testing.T) {
+// TestSetEntriesOfSlots: SetEntries with shift 0 (a BFS's settled word) sets exactly the
+// slots of its mask, at every width, in a word in the middle and in the last, partial
+// word of the array.
+func TestSetEntriesOfSlots(t *testing.T) {
 	t.Parallel()
 	const n = 64*3 + 21
 	for width := 1; width <= 4; width++ {
@@ -93,7 +94,7 @@ func TestSetMask(t *testing.T) {
 				t.Fatal(err)
 			}
 			x := uint64(7 + width)
-			v.SetMask(c.base, c.mask, x)
+			v.SetEntries(c.base, c.mask, 0, x)
 			for i := range uint64(n) {
 				want := v.Unset()
 				if i >= c.base && i < c.base+64 && c.mask>>(i-c.base)&1 != 0 {
