@@ -7,7 +7,7 @@ BIN     := bin/tablesmith
 DATA    := data
 WORKERS ?= 2
 # Packages with concurrent code, tested again under the race detector.
-RACE_PKGS := ./builder/ ./build/ ./format/ ./tables/ ./serve/ ./cmd/tablesmith/ ./solver/ ./benchmarks/
+RACE_PKGS := ./builder/ ./pipeline/ ./format/ ./tables/ ./serve/ ./cmd/tablesmith/ ./solver/ ./benchmarks/
 # Each fuzz target's run in `make fuzz-short` (CI) and `make fuzz`. CI counts executions:
 # with a duration, Go's fuzz coordinator can fail a target with a bare "context deadline
 # exceeded" when a starved worker misses the deadline (a race in the coordinator, no input
@@ -61,7 +61,7 @@ test-long:
 bench: build
 	@mkdir -p bench
 	$(GO) test -run '^$$' -bench . -benchtime 1s ./index/ ./format/ ./benchmarks/ ./games/... ./cmd/tablesmith/ | tee bench/go-bench.txt
-	$(GO) test -run '^$$' -bench 'ToExcess' -benchtime 1s ./build/ | tee -a bench/go-bench.txt
+	$(GO) test -run '^$$' -bench 'ToExcess' -benchtime 1s ./pipeline/ | tee -a bench/go-bench.txt
 	$(BIN) bench eight --workers $(WORKERS) | tee bench/schemes.txt
 	$(BIN) bench hanoi --pegs 4 --disks 12 --workers $(WORKERS) | tee bench/hanoi.txt
 	$(BIN) bench astar --instances 1000 | tee bench/astar.txt

@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/solver"
 )
 
@@ -68,7 +68,7 @@ func EightAStar(ctx context.Context, opt EightAStarOptions) ([]AStarRow, error) 
 		opt.Heuristics = solver.HeuristicNames
 	}
 	geo, _ := slide.NewGeometry(3, 3)
-	set, err := BuildPDBSet(ctx, build.PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Goal: "blank-last", Groups: EightPDBGroups}}, 0)
+	set, err := BuildPDBSet(ctx, pipeline.PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Goal: "blank-last", Groups: EightPDBGroups}}, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -7,12 +7,12 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/hanoi"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/index"
+	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
@@ -84,7 +84,7 @@ func BenchmarkLookup(b *testing.B) {
 	}
 	path := filepath.Join(b.TempDir(), "eight.tsm")
 	meta := format.Metadata{Game: "slide", Index: "lex", Params: []byte(`{"rows":3,"cols":3,"goal":"blank-last"}`)}
-	if _, err := build.WriteRemoteness(context.Background(), path, res, meta, format.WriteOptions{}); err != nil {
+	if _, err := pipeline.WriteRemoteness(context.Background(), path, res, meta, format.WriteOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	tab, err := tables.Open(path)

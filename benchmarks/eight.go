@@ -13,11 +13,11 @@ import (
 	"slices"
 	"time"
 
-	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/index"
+	"github.com/tablesmith/tablesmith/pipeline"
 )
 
 // SchemeRow is one scheme's line of the 8-puzzle comparison. NaN marks what a scheme
@@ -99,7 +99,7 @@ func EightSchemes(ctx context.Context, opt EightOptions) ([]SchemeRow, error) {
 		path := filepath.Join(opt.Dir, "eight-"+name+".tsm")
 		meta := format.Metadata{Game: "slide", Index: name,
 			Params: []byte(`{"rows":3,"cols":3,"goal":"blank-last"}`), Build: format.Build{Tool: "tablesmith bench"}}
-		if _, err := build.WriteRemoteness(ctx, path, res, meta, format.WriteOptions{Workers: opt.Workers}); err != nil {
+		if _, err := pipeline.WriteRemoteness(ctx, path, res, meta, format.WriteOptions{Workers: opt.Workers}); err != nil {
 			return nil, err
 		}
 		st, err := os.Stat(path)

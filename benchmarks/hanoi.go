@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/hanoi"
+	"github.com/tablesmith/tablesmith/pipeline"
 )
 
 // HanoiRow is one index scheme's build of a Towers of Hanoi table.
@@ -50,7 +50,7 @@ func HanoiSchemes(ctx context.Context, pegs, disks, workers int, dir string) ([]
 		path := filepath.Join(dir, "hanoi-"+scheme+".tsm")
 		start := time.Now()
 		meta := format.Metadata{Game: "hanoi", Index: scheme, Params: params, Build: format.Build{Tool: "tablesmith bench"}}
-		if _, err := build.WriteRemoteness(ctx, path, res, meta, format.WriteOptions{Workers: workers}); err != nil {
+		if _, err := pipeline.WriteRemoteness(ctx, path, res, meta, format.WriteOptions{Workers: workers}); err != nil {
 			return nil, err
 		}
 		write := time.Since(start)

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/solver"
 )
 
@@ -145,7 +145,7 @@ func TestKorfPDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	geo := KorfGeometry()
-	set, err := BuildPDBSet(context.Background(), build.PDBSpec{PDBSpec: slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first",
+	set, err := BuildPDBSet(context.Background(), pipeline.PDBSpec{PDBSpec: slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first",
 		Groups: [][]uint8{{1, 2, 3, 6, 7}, {4, 5, 8, 9, 12}, {10, 11, 13, 14, 15}}}}, 2)
 	if err != nil {
 		t.Fatal(err)

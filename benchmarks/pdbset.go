@@ -4,20 +4,20 @@ import (
 	"context"
 	"os"
 
-	"github.com/tablesmith/tablesmith/build"
+	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
-// BuildPDBSet builds a pattern-database set with the project's pipeline (build.PDBSet) into a temporary
+// BuildPDBSet builds a pattern-database set with the project's pipeline (pipeline.PDBSet) into a temporary
 // directory, loads it into memory and removes the files: the comparisons need the set,
 // not the files, and use the same code path as `tablesmith build pdb` and `solve --pdb`.
-func BuildPDBSet(ctx context.Context, spec build.PDBSpec, workers int) (*tables.PDBSet, error) {
+func BuildPDBSet(ctx context.Context, spec pipeline.PDBSpec, workers int) (*tables.PDBSet, error) {
 	dir, err := os.MkdirTemp("", "tablesmith-pdb-*")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	if _, err := build.PDBSet(ctx, dir, spec, build.PDBOptions{Workers: workers}); err != nil {
+	if _, err := pipeline.PDBSet(ctx, dir, spec, pipeline.PDBOptions{Workers: workers}); err != nil {
 		return nil, err
 	}
 	return tables.OpenPDBSet(dir)

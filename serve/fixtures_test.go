@@ -13,9 +13,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/serve"
 )
 
@@ -55,11 +55,11 @@ func millFixture(t testing.TB) string {
 	t.Helper()
 	millOnce.Do(func() {
 		if millDir, millErr = os.MkdirTemp("", "tablesmith-serve-mill-*"); millErr == nil {
-			plan := build.MillPlan(build.MaxStonesPairs(7))
+			plan := pipeline.MillPlan(pipeline.MaxStonesPairs(7))
 			if testing.Short() {
-				plan = []build.Pair{{W: 3, B: 3}}
+				plan = []pipeline.Pair{{W: 3, B: 3}}
 			}
-			millErr = build.MillSet(context.Background(), filepath.Join(millDir, "mill"), plan, build.MillOptions{Workers: 2})
+			millErr = pipeline.MillSet(context.Background(), filepath.Join(millDir, "mill"), plan, pipeline.MillOptions{Workers: 2})
 		}
 	})
 	if millErr != nil {
@@ -97,12 +97,12 @@ func buildFixtures() (string, error) {
 		if err != nil {
 			return root, err
 		}
-		if _, err := build.Puzzle(ctx, in, filepath.Join(dir, p.file), build.PuzzleOptions{Workers: 2}); err != nil {
+		if _, err := pipeline.Puzzle(ctx, in, filepath.Join(dir, p.file), pipeline.PuzzleOptions{Workers: 2}); err != nil {
 			return root, err
 		}
 	}
-	spec := build.PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}}
-	if _, err := build.PDBSet(ctx, filepath.Join(dir, "pdb8"), spec, build.PDBOptions{Workers: 2}); err != nil {
+	spec := pipeline.PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}}
+	if _, err := pipeline.PDBSet(ctx, filepath.Join(dir, "pdb8"), spec, pipeline.PDBOptions{Workers: 2}); err != nil {
 		return root, err
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "eight.tsm"))

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/tables"
 	"github.com/tablesmith/tablesmith/values"
 )
@@ -14,7 +14,7 @@ import (
 var _ PatternSet = (*tables.PDBSet)(nil)
 
 // TestPatternsMatchTableFiles is the differential test between the two pattern-database
-// builders: sets written by build.PDBSet (parallel 0-1 BFS over ranked placements,
+// builders: sets written by pipeline.PDBSet (parallel 0-1 BFS over ranked placements,
 // packed codes) and read back with tables.OpenPDBSet must give the same value as the
 // in-memory Patterns for every placement of every group, and the PDB heuristic on either
 // must agree on every board.
@@ -32,11 +32,11 @@ func TestPatternsMatchTableFiles(t *testing.T) {
 	} {
 		geo, _ := slide.NewGeometry(tc.rows, tc.cols)
 		dir := t.TempDir()
-		spec := build.PDBSpec{PDBSpec: slide.PDBSpec{Rows: tc.rows, Cols: tc.cols, Goal: tc.goal.String()}, Encoding: tc.encoding}
+		spec := pipeline.PDBSpec{PDBSpec: slide.PDBSpec{Rows: tc.rows, Cols: tc.cols, Goal: tc.goal.String()}, Encoding: tc.encoding}
 		for _, g := range tc.groups {
 			spec.Groups = append(spec.Groups, append([]uint8(nil), g...))
 		}
-		if _, err := build.PDBSet(context.Background(), dir, spec, build.PDBOptions{Workers: 2}); err != nil {
+		if _, err := pipeline.PDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2}); err != nil {
 			t.Fatal(err)
 		}
 		files, err := tables.OpenPDBSet(dir)

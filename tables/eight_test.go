@@ -7,12 +7,12 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/index"
+	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/tables"
 	"github.com/tablesmith/tablesmith/values"
 )
@@ -31,7 +31,7 @@ func buildEight(t *testing.T, scheme, goal string, workers int) (*builder.Result
 	path := filepath.Join(t.TempDir(), "eight.tsm")
 	params, _ := json.Marshal(map[string]any{"rows": 3, "cols": 3, "goal": goal})
 	meta := format.Metadata{Game: "slide", Params: params, Index: scheme}
-	if _, err := build.WriteRemoteness(context.Background(), path, res, meta, format.WriteOptions{}); err != nil {
+	if _, err := pipeline.WriteRemoteness(context.Background(), path, res, meta, format.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	tab, err := tables.Open(path)

@@ -5,8 +5,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/tables"
 	"github.com/tablesmith/tablesmith/values"
 )
@@ -18,7 +18,7 @@ import (
 // files decoded straight into place over many blocks.
 func TestPDBCopyMatchesRepack(t *testing.T) {
 	defer tables.SetRunBlocks(tables.SetRunBlocks(3))
-	specs := []build.PDBSpec{
+	specs := []pipeline.PDBSpec{
 		{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}},
 		{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, Encoding: values.EncodingPDBValue},
 		{PDBSpec: slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: [][]uint8{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}, {10, 11, 12}, {13, 14, 15}}}},
@@ -29,7 +29,7 @@ func TestPDBCopyMatchesRepack(t *testing.T) {
 	before, beforeInPlace := tables.PackedCopies(), tables.InPlaceCopies()
 	for _, spec := range specs {
 		dir := t.TempDir()
-		if _, err := build.PDBSet(context.Background(), dir, spec, build.PDBOptions{Workers: 2}); err != nil {
+		if _, err := pipeline.PDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2}); err != nil {
 			t.Fatal(err)
 		}
 		for _, packing := range []tables.PDBPacking{tables.PackAuto, tables.PackBytes, tables.PackNibbles, tables.PackCrumbs} {

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
@@ -117,7 +117,7 @@ func TestVerifyCatchesLyingHanoiAndSlideShapes(t *testing.T) {
 	// 2×5 relabelled 5×2: the same slot count, another game.
 	in := mustInstance(t, "slide", `{"rows":2,"cols":5,"goal":"blank-last"}`, "lex-half")
 	path := filepath.Join(dir, "2x5.tsm")
-	if _, err := build.Puzzle(context.Background(), in, path, build.PuzzleOptions{Workers: 2}); err != nil {
+	if _, err := pipeline.Puzzle(context.Background(), in, path, pipeline.PuzzleOptions{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	tab, err := tables.Open(path)
@@ -134,7 +134,7 @@ func TestVerifyCatchesLyingHanoiAndSlideShapes(t *testing.T) {
 
 	hin := mustInstance(t, "hanoi", `{"pegs":4,"disks":7}`, "classes")
 	hpath := filepath.Join(dir, "hanoi.tsm")
-	if _, err := build.Puzzle(context.Background(), hin, hpath, build.PuzzleOptions{Workers: 2}); err != nil {
+	if _, err := pipeline.Puzzle(context.Background(), hin, hpath, pipeline.PuzzleOptions{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	htab, err := tables.Open(hpath)
@@ -151,8 +151,8 @@ func TestVerifyCatchesLyingHanoiAndSlideShapes(t *testing.T) {
 func TestVerifyCatchesLyingPDBGroups(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	spec := build.PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}}
-	m, err := build.PDBSet(context.Background(), dir, spec, build.PDBOptions{Workers: 2})
+	spec := pipeline.PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}}
+	m, err := pipeline.PDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,8 +193,8 @@ func TestVerifyCatchesLyingPDBGroups(t *testing.T) {
 func TestSetRoutesStates(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	spec := build.PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}}
-	if _, err := build.PDBSet(context.Background(), dir, spec, build.PDBOptions{Workers: 2}); err != nil {
+	spec := pipeline.PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}}
+	if _, err := pipeline.PDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if !tables.IsSet(dir) || tables.IsSet(filepath.Join(dir, "manifest.json")) {

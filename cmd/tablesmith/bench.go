@@ -13,8 +13,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/tablesmith/tablesmith/benchmarks"
-	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/games/hanoi"
+	"github.com/tablesmith/tablesmith/pipeline"
 )
 
 const benchArgs = "[eight|hanoi|korf|astar|mill] [flags] [--json] (-h after the kind for its flags)"
@@ -85,7 +85,7 @@ func runBenchHanoi(e *env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
-		if err := build.CheckSearchMemory(sp); err != nil {
+		if err := pipeline.CheckSearchMemory(sp); err != nil {
 			return err
 		}
 	}

@@ -14,9 +14,9 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
@@ -85,14 +85,14 @@ func runBuild(e *env, args []string) (err error) {
 	if err := parseBuildFlags(fs, args, out, "FILE", workers); err != nil {
 		return err
 	}
-	opt := build.PuzzleOptions{Workers: *workers, Resume: *resume, Build: build.Stamp(*workers, e.args)}
+	opt := pipeline.PuzzleOptions{Workers: *workers, Resume: *resume, Build: pipeline.Stamp(*workers, e.args)}
 	switch *ckpt {
 	case "auto":
-		opt.Checkpoint = build.CheckpointAuto
+		opt.Checkpoint = pipeline.CheckpointAuto
 	case "always":
-		opt.Checkpoint = build.CheckpointAlways
+		opt.Checkpoint = pipeline.CheckpointAlways
 	case "never":
-		opt.Checkpoint = build.CheckpointNever
+		opt.Checkpoint = pipeline.CheckpointNever
 	default:
 		return fmt.Errorf("%w: --checkpoint must be auto, always or never", errUsage)
 	}
@@ -111,7 +111,7 @@ func runBuild(e *env, args []string) (err error) {
 	opt.Search = func(p builder.Progress) { bar.search("search: level", p) }
 	opt.Write = bar.write
 	opt.Notice = func(msg string) { bar.clear(); fmt.Fprintln(e.stderr, msg) }
-	res, err := build.Puzzle(ctx, in, *out, opt)
+	res, err := pipeline.Puzzle(ctx, in, *out, opt)
 	bar.clear()
 	if err != nil {
 		return err
@@ -143,7 +143,7 @@ func bindGameFlags(fs *flag.FlagSet, params any, fixed map[string]string) error 
 
 // printPuzzleSummary reopens the new table, as a reader would, and prints one line (or a
 // JSON object) about it.
-func printPuzzleSummary(e *env, out string, res *build.PuzzleResult, asJSON bool) error {
+func printPuzzleSummary(e *env, out string, res *pipeline.PuzzleResult, asJSON bool) error {
 	t, err := tables.Open(out)
 	if err != nil {
 		return fmt.Errorf("reopening the new table: %w", err)
@@ -198,7 +198,7 @@ func commas(n uint64) string {
 	return s
 }
 
-func humanBytes(n int64) string { return build.HumanBytes(uint64(max(n, 0))) }
+func humanBytes(n int64) string { return pipeline.HumanBytes(uint64(max(n, 0))) }
 
 var _ = errors.New
 

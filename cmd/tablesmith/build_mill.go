@@ -11,8 +11,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
@@ -21,14 +21,14 @@ const buildMillArgs = "mill (--pair W-B | --max-stones N | --sectors 3-3,4-3,…
 // millPairFlags declares the flags that choose the pairs of a sector set (--max-stones,
 // --sectors, and with single --pair) on fs; the returned func checks them once fs is
 // parsed and returns the pairs in dependency order (a single pair alone).
-func millPairFlags(fs *flag.FlagSet, single bool) func() ([]build.Pair, error) {
+func millPairFlags(fs *flag.FlagSet, single bool) func() ([]pipeline.Pair, error) {
 	var pair *string
 	if single {
 		pair = fs.String("pair", "", "build one sector pair W-B (its dependencies must be in DIR)")
 	}
 	maxStones := fs.Int("max-stones", 0, "every sector with at most N stones in all, and their dependencies")
 	sectors := fs.String("sectors", "", "these sectors (comma-separated W-B) and their dependencies")
-	return func() ([]build.Pair, error) {
+	return func() ([]pipeline.Pair, error) {
 		given := 0
 		for _, set := range []bool{pair != nil && *pair != "", *maxStones != 0, *sectors != ""} {
 			if set {
@@ -45,15 +45,15 @@ func millPairFlags(fs *flag.FlagSet, single bool) func() ([]build.Pair, error) {
 		case *maxStones != 0 && (*maxStones < 6 || *maxStones > 18):
 			return nil, fmt.Errorf("%w: --max-stones %d: want 6 to 18", errUsage, *maxStones)
 		case *maxStones != 0:
-			return build.MillPlan(build.MaxStonesPairs(*maxStones)), nil
+			return pipeline.MillPlan(pipeline.MaxStonesPairs(*maxStones)), nil
 		}
-		var want []build.Pair
+		var want []pipeline.Pair
 		list := *sectors
 		if pair != nil && *pair != "" {
 			list = *pair
 		}
 		for _, f := range strings.Split(list, ",") {
-			p, err := build.ParsePair(f)
+			p, err := pipeline.ParsePair(f)
 			if err != nil {
 				return nil, fmt.Errorf("%w: %v", errUsage, err)
 			}
@@ -62,7 +62,7 @@ func millPairFlags(fs *flag.FlagSet, single bool) func() ([]build.Pair, error) {
 		if pair != nil && *pair != "" {
 			return want, nil
 		}
-		return build.MillPlan(want), nil
+		return pipeline.MillPlan(want), nil
 	}
 }
 
@@ -90,11 +90,11 @@ func runBuildMill(e *env, args []string) error {
 	defer stop()
 	bar := newStatus(e, 0)
 	var werr error
-	opt := build.MillOptions{
+	opt := pipeline.MillOptions{
 		Workers: *workers,
 		Jobs:    *jobs,
-		Build:   build.Stamp(*workers, e.args),
-		Progress: func(p build.Pair, rp builder.RetroProgress) {
+		Build:   pipeline.Stamp(*workers, e.args),
+		Progress: func(p pipeline.Pair, rp builder.RetroProgress) {
 			what := "init"
 			if rp.Stage == "depth" {
 				what = fmt.Sprintf("depth %d", rp.Depth)
@@ -102,7 +102,7 @@ func runBuildMill(e *env, args []string) error {
 			bar.show(fmt.Sprintf("pair %v: %s, %.1f%% of %s positions, %s decided, %s",
 				p, what, 100*float64(rp.Done)/float64(max(rp.Slots, 1)), commas(rp.Slots), commas(rp.Decided), rp.Elapsed.Round(time.Second)))
 		},
-		PairDone: func(p build.Pair, infos []tables.SectorInfo, skipped bool) {
+		PairDone: func(p pipeline.Pair, infos []tables.SectorInfo, skipped bool) {
 			bar.clear()
 			for _, si := range infos {
 				if werr != nil {
@@ -123,7 +123,7 @@ func runBuildMill(e *env, args []string) error {
 		},
 	}
 	start := time.Now()
-	err = build.MillSet(ctx, *out, plan, opt)
+	err = pipeline.MillSet(ctx, *out, plan, opt)
 	bar.clear()
 	if err != nil {
 		return err

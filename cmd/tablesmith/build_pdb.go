@@ -10,9 +10,9 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/tables"
 	"github.com/tablesmith/tablesmith/values"
 )
@@ -21,15 +21,15 @@ const buildPDBArgs = "pdb --rows R --cols C [--goal blank-last|blank-first] (--g
 
 // pdbSpecFlags declares the flags that describe a pattern-database set (board, goal,
 // groups, encoding) on fs; the returned func checks them once fs is parsed.
-func pdbSpecFlags(fs *flag.FlagSet, partitionFlag string) func() (build.PDBSpec, error) {
+func pdbSpecFlags(fs *flag.FlagSet, partitionFlag string) func() (pipeline.PDBSpec, error) {
 	rows := fs.Int("rows", 0, "board rows (2..5)")
 	cols := fs.Int("cols", 0, "board columns (2..5)")
 	goal := fs.String("goal", "blank-last", "goal layout: blank-last or blank-first (Korf's 15-puzzle instances)")
 	groups := fs.String("groups", "", "tile groups: tiles separated by commas, groups by slashes, e.g. 1,2,3/4,5,6")
 	partition := fs.String(partitionFlag, "", "groups of consecutive tiles by size, e.g. 7-8 (tiles 1-7 and 8-15), 6-6-3, 5-5-5")
 	encoding := fs.String("encoding", "excess", "what the files store: excess (over the Manhattan distance, halved: fewer bits) or value")
-	return func() (build.PDBSpec, error) {
-		spec := build.PDBSpec{PDBSpec: slide.PDBSpec{Rows: *rows, Cols: *cols, Goal: *goal}}
+	return func() (pipeline.PDBSpec, error) {
+		spec := pipeline.PDBSpec{PDBSpec: slide.PDBSpec{Rows: *rows, Cols: *cols, Goal: *goal}}
 		switch {
 		case *rows == 0 || *cols == 0:
 			return spec, fmt.Errorf("%w: --rows and --cols are required", errUsage)
@@ -103,7 +103,7 @@ func runBuildPDB(e *env, args []string) (err error) {
 				humanBytes(info.Bytes), info.CodeBits, float64(info.Bytes)/float64(info.Entries), note)
 		}
 	}
-	opt := build.PDBOptions{
+	opt := pipeline.PDBOptions{
 		Workers: *workers,
 		Search: func(g int, p builder.Progress) {
 			bar.search(fmt.Sprintf("group %d/%d: cost", g+1, n), p)
@@ -112,12 +112,12 @@ func runBuildPDB(e *env, args []string) (err error) {
 			bar.show(fmt.Sprintf("group %d/%d: write %.1f%% of %s entries", g+1, n, 100*float64(done)/float64(total), commas(total)))
 		},
 		GroupDone: func(g int, info tables.PDBGroupInfo) { bar.clear(); groupLine(g, info, "") },
-		Build:     build.Stamp(*workers, e.args),
+		Build:     pipeline.Stamp(*workers, e.args),
 	}
 	var m *tables.PDBManifest
 	switch {
 	case *group > 0:
-		info, built, err := build.PDBGroup(ctx, *out, spec, *group-1, opt)
+		info, built, err := pipeline.PDBGroup(ctx, *out, spec, *group-1, opt)
 		bar.clear()
 		if err != nil {
 			return err
@@ -132,9 +132,9 @@ func runBuildPDB(e *env, args []string) (err error) {
 		groupLine(*group-1, info, note)
 		return nil
 	case *assemble:
-		m, _, err = build.PDBAssemble(*out, spec, opt)
+		m, _, err = pipeline.PDBAssemble(*out, spec, opt)
 	default:
-		m, err = build.PDBSet(ctx, *out, spec, opt)
+		m, err = pipeline.PDBSet(ctx, *out, spec, opt)
 	}
 	bar.clear()
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/tablesmith/tablesmith/build"
+	"github.com/tablesmith/tablesmith/pipeline"
 )
 
 const planArgs = "mill|pdb|verify [flags] (-o DIR | DIR) [--emit table|json|slurm] [--submit]"
@@ -35,8 +35,8 @@ func runPlan(e *env, args []string) error {
 	}
 	kind, args := args[0], args[1:]
 	fs := newFlags(e, "plan "+kind, planArgs)
-	var pairsOf func() ([]build.Pair, error)
-	var specOf func() (build.PDBSpec, error)
+	var pairsOf func() ([]pipeline.Pair, error)
+	var specOf func() (pipeline.PDBSpec, error)
 	slurmPartition := fs.String("slurm-partition", "", "the Slurm partition of every job")
 	switch kind {
 	case "mill":
@@ -91,15 +91,15 @@ func runPlan(e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("finding the tablesmith binary: %w", err)
 	}
-	opt := build.PlanOptions{Exe: exe, MaxCores: *cores, TimeScale: *timeScale}
-	var units []build.Unit
+	opt := pipeline.PlanOptions{Exe: exe, MaxCores: *cores, TimeScale: *timeScale}
+	var units []pipeline.Unit
 	switch kind {
 	case "mill":
 		pairs, err := pairsOf()
 		if err != nil {
 			return err
 		}
-		units, err = build.MillUnits(dir, pairs, opt)
+		units, err = pipeline.MillUnits(dir, pairs, opt)
 		if err != nil {
 			return err
 		}
@@ -108,18 +108,18 @@ func runPlan(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if units, err = build.PDBUnits(dir, spec, opt); err != nil {
+		if units, err = pipeline.PDBUnits(dir, spec, opt); err != nil {
 			return err
 		}
 	default:
-		if units, err = build.VerifyUnits(dir, opt); err != nil {
+		if units, err = pipeline.VerifyUnits(dir, opt); err != nil {
 			return err
 		}
 	}
 	if units == nil {
-		units = []build.Unit{}
+		units = []pipeline.Unit{}
 	}
-	total, critical, chain := build.CriticalPath(units)
+	total, critical, chain := pipeline.CriticalPath(units)
 	switch {
 	case *emit == "json":
 		return writeJSON(e, map[string]any{"dir": dir, "units": units, "total_slots": total,
@@ -127,7 +127,7 @@ func runPlan(e *env, args []string) error {
 	case *emit == "table" && !*submit:
 		return writeText(e, func(w io.Writer) { printPlan(w, dir, units, total, critical, chain) })
 	}
-	script := build.SlurmScript(units, build.SlurmOptions{LogDir: filepath.Join(dir, "logs"),
+	script := pipeline.SlurmScript(units, pipeline.SlurmOptions{LogDir: filepath.Join(dir, "logs"),
 		Partition: *slurmPartition, Account: *account, Flags: sbatchFlags})
 	if !*submit {
 		return printf(e, "%s", script)
@@ -136,7 +136,7 @@ func runPlan(e *env, args []string) error {
 }
 
 // printPlan writes the units as a table and the critical path under it.
-func printPlan(w io.Writer, dir string, units []build.Unit, total, critical uint64, chain []string) {
+func printPlan(w io.Writer, dir string, units []pipeline.Unit, total, critical uint64, chain []string) {
 	if len(units) == 0 {
 		fmt.Fprintf(w, "%s: complete, nothing to run\n", dir)
 		return
@@ -148,7 +148,7 @@ func printPlan(w io.Writer, dir string, units []build.Unit, total, critical uint
 		if deps == "" {
 			deps = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t %s\n", u.ID, u.Cores, build.HumanBytes(u.MemBytes),
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t %s\n", u.ID, u.Cores, pipeline.HumanBytes(u.MemBytes),
 			(time.Duration(u.Seconds) * time.Second).String(), commas(u.Slots), deps)
 	}
 	tw.Flush()

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tablesmith/tablesmith/build"
+	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
@@ -108,7 +108,7 @@ func TestPlanSubmit(t *testing.T) {
 }
 
 // runUnits runs a plan's unit commands in-process, in order, as the jobs would.
-func runUnits(t *testing.T, units []build.Unit) {
+func runUnits(t *testing.T, units []pipeline.Unit) {
 	t.Helper()
 	for _, u := range units {
 		if code, _, stderr := runCmd(t, "", u.Command[1:]...); code != exitOK {
@@ -118,14 +118,14 @@ func runUnits(t *testing.T, units []build.Unit) {
 }
 
 // planJSON runs `plan ARGS --emit json` and returns the units.
-func planJSON(t *testing.T, args ...string) []build.Unit {
+func planJSON(t *testing.T, args ...string) []pipeline.Unit {
 	t.Helper()
 	code, out, stderr := runCmd(t, "", append(append([]string{"plan"}, args...), "--emit", "json")...)
 	if code != exitOK {
 		t.Fatalf("plan %q: exit %d: %s", args, code, stderr)
 	}
 	var p struct {
-		Units []build.Unit `json:"units"`
+		Units []pipeline.Unit `json:"units"`
 	}
 	if err := json.Unmarshal([]byte(out), &p); err != nil {
 		t.Fatalf("%v: %s", err, out)

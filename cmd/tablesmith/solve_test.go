@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tablesmith/tablesmith/build"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/pipeline"
 )
 
 // runFunc runs one command function in-process with the exit-status mapping of run, so
@@ -223,8 +223,8 @@ func TestBenchAStar(t *testing.T) {
 func TestSolvePDBFiles(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	spec := build.PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Goal: "blank-first", Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}}
-	if _, err := build.PDBSet(context.Background(), dir, spec, build.PDBOptions{Workers: 2}); err != nil {
+	spec := pipeline.PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Goal: "blank-first", Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}}
+	if _, err := pipeline.PDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	// The goal comes from the set: blank-first.

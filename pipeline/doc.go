@@ -1,4 +1,4 @@
-// Package build holds the library pipelines that turn a game into table files: a game
+// Package pipeline holds the library pipelines that turn a game into table files: a game
 // instance from the registry (package games), an engine (package builder), a value
 // encoding (package values) and the file writer (package format). A puzzle table is built
 // by [Puzzle] (breadth-first search with a level-log checkpoint and resume), a
@@ -11,7 +11,7 @@
 //
 // Every pipeline writes its files under temporary names and renames them into place when
 // whole, and a set's manifest last: a set whose manifest is present is complete.
-package build
+package pipeline
 
 import (
 	"os"

@@ -1,6 +1,6 @@
 //go:build long
 
-package build
+package pipeline
 
 import "testing"
 
