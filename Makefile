@@ -7,14 +7,20 @@ BIN     := bin/tablesmith
 DATA    := data
 WORKERS ?= 2
 # Packages with concurrent code, tested again under the race detector.
-RACE_PKGS := ./builder/ ./pipeline/ ./format/ ./tables/ ./serve/ ./cmd/tablesmith/ ./solver/ ./benchmarks/
+RACE_PKGS := ./builder/... ./internal/parallel/ ./pipeline/ ./format/ ./tables/ ./serve/ ./cmd/tablesmith/ ./solver/ ./benchmarks/
 # Each fuzz target's run in `make fuzz-short` (CI) and `make fuzz`. CI counts executions:
 # with a duration, Go's fuzz coordinator can fail a target with a bare "context deadline
 # exceeded" when a starved worker misses the deadline (a race in the coordinator, no input
 # to blame: it happened here on a loaded 2-core run). A count has no deadline to miss.
 FUZZTIME ?= 200000x
+# Where the bench targets write their output: an ignored directory, so that a benchmark
+# run leaves the tree as it was. `make bench-record` appends the outputs to the tracked
+# reports in benchmarks/raw/ and regenerates the table in benchmarks/RESULTS.md.
+BENCH_OUT ?= bin/bench
+RAW       := benchmarks/raw
+RESULTS   := benchmarks/RESULTS.md
 
-.PHONY: all build tables tables-mill tables-mill-full test slurm-test test-long bench bench-serve bench-korf bench-big bench-hanoi18 bench-table fuzz fuzz-short vet fmt clean
+.PHONY: all build tables tables-mill tables-mill-full test test-plain test-race slurm-test test-long test-huge bench bench-serve bench-korf bench-big bench-hanoi18 bench-record bench-table bench-table-check cross fuzz fuzz-short vet fmt clean
 
 all: build
 
@@ -38,12 +44,12 @@ tables: build
 # Nine Men's Morris: every sector with at most 10 stones (a couple of minutes), and all 49
 # sectors (an overnight run; interrupted, the same command resumes pair by pair).
 tables-mill: build
-	@mkdir -p $(DATA) bench
-	$(TIME) $(BIN) build mill --max-stones 10 --workers $(WORKERS) -o $(DATA)/mill10 2>&1 | tee bench/mill10.txt
+	@mkdir -p $(DATA) $(BENCH_OUT)
+	$(TIME) $(BIN) build mill --max-stones 10 --workers $(WORKERS) -o $(DATA)/mill10 2>&1 | tee $(BENCH_OUT)/mill10.txt
 
 tables-mill-full: build
-	@mkdir -p $(DATA) bench
-	$(TIME) $(BIN) build mill --max-stones 18 --workers $(WORKERS) -o $(DATA)/mill-full 2>&1 | tee -a bench/mill-full.txt
+	@mkdir -p $(DATA) $(BENCH_OUT)
+	$(TIME) $(BIN) build mill --max-stones 18 --workers $(WORKERS) -o $(DATA)/mill-full 2>&1 | tee -a $(BENCH_OUT)/mill-full.txt
 
 test:
 	$(GO) test -count=1 ./...
@@ -59,21 +65,21 @@ test-long:
 	$(GO) test -count=1 -tags long -timeout 60m ./...
 
 bench: build
-	@mkdir -p bench
-	$(GO) test -run '^$$' -bench . -benchtime 1s ./index/ ./format/ ./benchmarks/ ./games/... ./cmd/tablesmith/ | tee bench/go-bench.txt
-	$(GO) test -run '^$$' -bench 'ToExcess' -benchtime 1s ./pipeline/ | tee -a bench/go-bench.txt
-	$(BIN) bench eight --workers $(WORKERS) | tee bench/schemes.txt
-	$(BIN) bench hanoi --pegs 4 --disks 12 --workers $(WORKERS) | tee bench/hanoi.txt
-	$(BIN) bench astar --instances 1000 | tee bench/astar.txt
-	$(BIN) bench mill --sector 5-4 | tee bench/mill.txt
+	@mkdir -p $(BENCH_OUT)
+	$(GO) test -run '^$$' -bench . -benchtime 1s ./index/ ./format/ ./benchmarks/ ./games/... ./cmd/tablesmith/ | tee $(BENCH_OUT)/go-bench.txt
+	$(GO) test -run '^$$' -bench 'ToExcess' -benchtime 1s ./pipeline/ | tee -a $(BENCH_OUT)/go-bench.txt
+	$(BIN) bench eight --workers $(WORKERS) | tee $(BENCH_OUT)/schemes.txt
+	$(BIN) bench hanoi --pegs 4 --disks 12 --workers $(WORKERS) | tee $(BENCH_OUT)/hanoi.txt
+	$(BIN) bench astar --instances 1000 | tee $(BENCH_OUT)/astar.txt
+	$(BIN) bench mill --sector 5-4 | tee $(BENCH_OUT)/mill.txt
 
 # The HTTP load test: 8 keep-alive clients on loopback probing random 8-puzzle states;
 # requests per second and p50/p99 latency. Then the explorer page's load time in a real
 # browser (-v: a missing browser is reported, not silently skipped).
 bench-serve:
-	@mkdir -p bench
-	$(GO) test -run '^$$' -bench BenchmarkServeProbe -benchtime 5s -count 3 ./serve/ | tee bench/serve.txt
-	$(GO) test -v -run '^$$' -bench BenchmarkExplorerLoad -benchtime 20x -count 3 ./serve/ | grep -v '^=== ' | tee -a bench/serve.txt
+	@mkdir -p $(BENCH_OUT)
+	$(GO) test -run '^$$' -bench BenchmarkServeProbe -benchtime 5s -count 3 ./serve/ | tee $(BENCH_OUT)/serve.txt
+	$(GO) test -v -run '^$$' -bench BenchmarkExplorerLoad -benchtime 20x -count 3 ./serve/ | grep -v '^=== ' | tee -a $(BENCH_OUT)/serve.txt
 
 # The 7-8 additive pattern databases of the 15-puzzle (blank-first goal, as Korf's
 # instances), built once into data/.
@@ -86,11 +92,11 @@ $(PDB78)/manifest.json:
 # Korf's 100 15-puzzle instances: IDA* with the 7-8 pattern databases plus reflection;
 # fails if any length differs from the listed optimum.
 bench-korf: build $(PDB78)/manifest.json
-	@mkdir -p bench
-	$(BIN) bench korf --pdb $(PDB78) --workers $(WORKERS) | tee bench/korf.txt
+	@mkdir -p $(BENCH_OUT)
+	$(BIN) bench korf --pdb $(PDB78) --workers $(WORKERS) | tee $(BENCH_OUT)/korf.txt
 	$(GO) build -o $(REPEATER) ./benchmarks/repeat
-	$(REPEATER) -n $(REPEAT) -label "korf e2e" -- $(BIN) bench korf --pdb $(PDB78) --workers $(WORKERS) | tee bench/korf-e2e.txt
-	$(MAKE) bench-table
+	$(REPEATER) -n $(REPEAT) -label "korf e2e" -- $(BIN) bench korf --pdb $(PDB78) --workers $(WORKERS) | tee $(BENCH_OUT)/korf-e2e.txt
+	@echo "outputs in $(BENCH_OUT)/; make bench-record appends them to $(RAW)/ and updates $(RESULTS)"
 
 # The large builds of the issues (minutes each), each run REPEAT times by
 # benchmarks/repeat: min/median/max of wall and CPU time and of peak memory (the
@@ -99,32 +105,60 @@ bench-korf: build $(PDB78)/manifest.json
 REPEAT ?= 5
 REPEATER := bin/repeat
 bench-big: build
-	@mkdir -p bench $(DATA)
+	@mkdir -p $(BENCH_OUT) $(DATA)
 	$(GO) build -o $(REPEATER) ./benchmarks/repeat
-	$(REPEATER) -n $(REPEAT) -label "slide 3x4" -- $(BIN) build slide --rows 3 --cols 4 --workers $(WORKERS) -o $(DATA)/slide-3x4.tsm | tee bench/slide-3x4.txt
-	$(REPEATER) -n $(REPEAT) -label "slide 2x6" -- $(BIN) build slide --rows 2 --cols 6 --workers $(WORKERS) -o $(DATA)/slide-2x6.tsm | tee bench/slide-2x6.txt
-	$(REPEATER) -n $(REPEAT) -label "hanoi 3x20" -- $(BIN) build hanoi --pegs 3 --disks 20 --workers $(WORKERS) -o $(DATA)/hanoi-3x20.tsm | tee bench/hanoi-3x20.txt
-	$(REPEATER) -n $(REPEAT) -label "hanoi 4x16" -- $(BIN) build hanoi --pegs 4 --disks 16 --workers $(WORKERS) -o $(DATA)/hanoi-4x16.tsm | tee bench/hanoi-4x16.txt
-	$(REPEATER) -n $(REPEAT) -label "pdb 7-8" -- $(BIN) build pdb --rows 4 --cols 4 --goal blank-first --partition 7-8 --workers $(WORKERS) -o $(DATA)/pdb78-bench | tee bench/pdb78.txt
-	$(BIN) bench hanoi --pegs 4 --disks 13 --workers $(WORKERS) | tee bench/hanoi-4x13.txt
-	$(BIN) bench hanoi --pegs 3 --disks 16 --workers $(WORKERS) | tee bench/hanoi-3x16.txt
-	$(MAKE) bench-table
+	$(REPEATER) -n $(REPEAT) -label "slide 3x4" -- $(BIN) build slide --rows 3 --cols 4 --workers $(WORKERS) -o $(DATA)/slide-3x4.tsm | tee $(BENCH_OUT)/slide-3x4.txt
+	$(REPEATER) -n $(REPEAT) -label "slide 2x6" -- $(BIN) build slide --rows 2 --cols 6 --workers $(WORKERS) -o $(DATA)/slide-2x6.tsm | tee $(BENCH_OUT)/slide-2x6.txt
+	$(REPEATER) -n $(REPEAT) -label "hanoi 3x20" -- $(BIN) build hanoi --pegs 3 --disks 20 --workers $(WORKERS) -o $(DATA)/hanoi-3x20.tsm | tee $(BENCH_OUT)/hanoi-3x20.txt
+	$(REPEATER) -n $(REPEAT) -label "hanoi 4x16" -- $(BIN) build hanoi --pegs 4 --disks 16 --workers $(WORKERS) -o $(DATA)/hanoi-4x16.tsm | tee $(BENCH_OUT)/hanoi-4x16.txt
+	$(REPEATER) -n $(REPEAT) -label "pdb 7-8" -- $(BIN) build pdb --rows 4 --cols 4 --goal blank-first --partition 7-8 --workers $(WORKERS) -o $(DATA)/pdb78-bench | tee $(BENCH_OUT)/pdb78.txt
+	$(BIN) bench hanoi --pegs 4 --disks 13 --workers $(WORKERS) | tee $(BENCH_OUT)/hanoi-4x13.txt
+	$(BIN) bench hanoi --pegs 3 --disks 16 --workers $(WORKERS) | tee $(BENCH_OUT)/hanoi-3x16.txt
+	@echo "outputs in $(BENCH_OUT)/; make bench-record appends them to $(RAW)/ and updates $(RESULTS)"
 
 # Towers of Hanoi with 4 pegs and 18 disks: 11,453,377,195 classes in about 6 minutes and
 # 18 GiB of memory (resumable: re-run after an interruption); the run's figures and the
-# remoteness distribution go to bench/hanoi-4x18.txt.
+# remoteness distribution go to $(BENCH_OUT)/hanoi-4x18.txt.
 bench-hanoi18: build
-	@mkdir -p bench $(DATA)
+	@mkdir -p $(BENCH_OUT) $(DATA)
 	$(GO) build -o $(REPEATER) ./benchmarks/repeat
-	$(REPEATER) -n 1 -label "hanoi 4x18" -- $(BIN) build hanoi --pegs 4 --disks 18 --workers $(WORKERS) --resume -o $(DATA)/hanoi-4x18.tsm | tee bench/hanoi-4x18.txt
-	$(BIN) query $(DATA)/hanoi-4x18.tsm 000000000000000000 | tee -a bench/hanoi-4x18.txt
-	$(BIN) info $(DATA)/hanoi-4x18.tsm | tee -a bench/hanoi-4x18.txt
+	$(REPEATER) -n 1 -label "hanoi 4x18" -- $(BIN) build hanoi --pegs 4 --disks 18 --workers $(WORKERS) --resume -o $(DATA)/hanoi-4x18.tsm | tee $(BENCH_OUT)/hanoi-4x18.txt
+	$(BIN) query $(DATA)/hanoi-4x18.tsm 000000000000000000 | tee -a $(BENCH_OUT)/hanoi-4x18.txt
+	$(BIN) info $(DATA)/hanoi-4x18.tsm | tee -a $(BENCH_OUT)/hanoi-4x18.txt
+	@echo "outputs in $(BENCH_OUT)/; make bench-record appends them to $(RAW)/ and updates $(RESULTS)"
+
+# Record the last benchmark run: every output in $(BENCH_OUT) is appended to the report of
+# the same name in $(RAW) (older series stay above the new one) under a line naming the
+# date, host and commit, and moved to $(BENCH_OUT)/recorded/ so that it is recorded once;
+# then the table of large builds in $(RESULTS) is regenerated. Commit the result.
+bench-record:
+	@ls $(BENCH_OUT)/*.txt >/dev/null 2>&1 || { echo "nothing to record in $(BENCH_OUT)/: run a bench target first"; exit 1; }
+	@mkdir -p $(RAW) $(BENCH_OUT)/recorded
+	@stamp="# recorded $$(date -u +%Y-%m-%dT%H:%M:%SZ) on $$(hostname) ($$(nproc) cores), commit $$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$$(git diff --quiet HEAD 2>/dev/null || echo ', tree modified')"; \
+	for f in $(BENCH_OUT)/*.txt; do \
+	  dest=$(RAW)/$$(basename $$f); \
+	  { if [ -s $$dest ]; then echo; fi; echo "$$stamp"; cat $$f; } >> $$dest; \
+	  mv $$f $(BENCH_OUT)/recorded/; \
+	  echo "recorded $$f in $$dest"; \
+	done
 	$(MAKE) bench-table
 
-# The README's table of large builds, regenerated from the newest series of each report
-# in bench/ (make test fails while it is out of date).
+# The table of large builds in $(RESULTS), regenerated from the newest series of each
+# report in $(RAW); bench-table-check (CI) fails while it is out of date.
 bench-table:
-	$(GO) run ./benchmarks/benchtable README.md
+	$(GO) run ./benchmarks/benchtable $(RESULTS)
+
+bench-table-check:
+	$(GO) run ./benchmarks/benchtable -check $(RESULTS)
+
+# Cross-platform builds: vet and build every package for Windows and macOS.
+CROSS_OS ?= windows darwin
+cross:
+	@set -e; for os in $(CROSS_OS); do \
+	  echo "== GOOS=$$os go vet ./... && go build ./..."; \
+	  GOOS=$$os $(GO) vet ./...; \
+	  GOOS=$$os $(GO) build ./...; \
+	done
 
 # Every fuzz target in the tree, found by name, FUZZTIME each (CI: 200,000 executions, 5–20
 # seconds a target; `make fuzz`: 60s).

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/builder/bfs"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/hanoi"
 	"github.com/tablesmith/tablesmith/games/slide"
@@ -55,7 +55,7 @@ func BenchmarkEightBFS(b *testing.B) {
 		}
 		b.Run(scheme, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := builder.BFS(context.Background(), sp, builder.Options{Workers: 2}); err != nil {
+				if _, err := bfs.Search(context.Background(), sp, bfs.Options{Workers: 2}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -78,7 +78,7 @@ func BenchmarkEightBFS(b *testing.B) {
 // BenchmarkLookup is a random remoteness lookup through the table file (cache warm).
 func BenchmarkLookup(b *testing.B) {
 	sp, _ := slide.NewSpace(slide.Params{Rows: 3, Cols: 3, Goal: "blank-last", Index: "lex"})
-	res, err := builder.BFS(context.Background(), sp, builder.Options{Workers: 2})
+	res, err := bfs.Search(context.Background(), sp, bfs.Options{Workers: 2})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/builder/bfs"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/index"
@@ -123,11 +123,11 @@ func EightSchemes(ctx context.Context, opt EightOptions) ([]SchemeRow, error) {
 }
 
 // bestBFS runs the search repeats times and returns the last result and the best time.
-func bestBFS(ctx context.Context, sp builder.Space, workers, repeats int) (*builder.Result, time.Duration, error) {
-	var res *builder.Result
+func bestBFS(ctx context.Context, sp bfs.Space, workers, repeats int) (*bfs.Result, time.Duration, error) {
+	var res *bfs.Result
 	best := time.Duration(math.MaxInt64)
 	for range repeats {
-		r, err := builder.BFS(ctx, sp, builder.Options{Workers: workers})
+		r, err := bfs.Search(ctx, sp, bfs.Options{Workers: workers})
 		if err != nil {
 			return nil, 0, err
 		}

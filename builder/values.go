@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+
+	"github.com/tablesmith/tablesmith/builder/internal/bigmem"
 )
 
 // Values holds one unsigned value per slot in Width() bytes, little-endian. Each slot owns
@@ -21,7 +23,7 @@ type Values struct {
 	width int
 	unset uint64 // Unset(), the stored form's XOR mask
 	n     uint64
-	free  func() // releases data now, if it is mapped outside the Go heap (see allocBytes)
+	free  func() // releases data now, if it is mapped outside the Go heap (see bigmem.Alloc)
 }
 
 // WidthFor returns the number of bytes per slot needed to store remoteness values up to
@@ -47,7 +49,7 @@ func NewValues(n uint64, width int) (*Values, error) {
 		return nil, fmt.Errorf("builder: %d slots of %d bytes do not fit in memory", n, width)
 	}
 	v := &Values{width: width, unset: maxValue(width) + 1, n: n}
-	v.data, v.free = allocBytes(n*uint64(width), v) // zeroed: every slot Unset
+	v.data, v.free = bigmem.Alloc(n*uint64(width), v) // zeroed: every slot Unset
 	return v, nil
 }
 
@@ -64,7 +66,7 @@ func (v *Values) Widen() error {
 	old := *v
 	v.width++
 	v.unset = maxValue(v.width) + 1
-	v.data, v.free = allocBytes(v.n*uint64(v.width), v)
+	v.data, v.free = bigmem.Alloc(v.n*uint64(v.width), v)
 	unset, hole := old.Unset(), old.Hole()
 	for i := range v.n {
 		switch x := old.Get(i); x {
@@ -164,20 +166,4 @@ func (v *Values) Set(i, x uint64) {
 		b := v.data[4*i : 4*i+4]
 		b[0], b[1], b[2], b[3] = byte(x), byte(x>>8), byte(x>>16), byte(x>>24)
 	}
-}
-
-// MemoryEstimate is the peak memory a BFS over sp needs, in bytes: the values (at the
-// width the search starts with, see StartWidth), the visited bitset, two frontier bitsets
-// and the frontier lists (at most one bitset's worth before the frontier switches to a
-// bitset).
-func MemoryEstimate(sp Space) (uint64, error) {
-	w, err := StartWidth(sp)
-	if err != nil {
-		return 0, err
-	}
-	n := sp.Slots()
-	if n > math.MaxUint64/8 {
-		return math.MaxUint64, nil
-	}
-	return n*uint64(w) + 4*(n/8+8), nil
 }

@@ -150,3 +150,70 @@ func TestSetEntries(t *testing.T) {
 		}
 	}
 }
+
+func TestValuesWidths(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		bound uint64
+		width int
+	}{{0, 1}, {253, 1}, {254, 2}, {65533, 2}, {65534, 3}, {1<<20 - 1, 3}, {1<<32 - 3, 4}} {
+		w, err := WidthFor(tc.bound)
+		if err != nil || w != tc.width {
+			t.Fatalf("WidthFor(%d) = %d, %v; want %d", tc.bound, w, err, tc.width)
+		}
+		v, err := NewValues(130, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := uint64(0); i < 130; i++ {
+			if v.Get(i) != v.Unset() {
+				t.Fatalf("width %d: slot %d starts at %d, want Unset", w, i, v.Get(i))
+			}
+		}
+		v.Set(129, tc.bound)
+		v.Set(0, v.Hole())
+		if v.Get(129) != tc.bound || v.Get(0) != v.Hole() || v.Get(128) != v.Unset() {
+			t.Fatalf("width %d: set/get mismatch", w)
+		}
+	}
+	if _, err := WidthFor(1 << 33); err == nil {
+		t.Fatal("a bound beyond 32 bits must be refused")
+	}
+}
+
+func TestValuesWiden(t *testing.T) {
+	t.Parallel()
+	for w := 1; w < 4; w++ {
+		v, err := NewValues(1000, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range uint64(1000) {
+			switch i % 4 {
+			case 0:
+				v.Set(i, v.Hole())
+			case 1:
+				v.Set(i, i%(v.Max()+1))
+			case 2:
+				v.Set(i, v.Max())
+			} // 3: Unset
+		}
+		old := v.Max()
+		if err := v.Widen(); err != nil {
+			t.Fatal(err)
+		}
+		if v.Width() != w+1 {
+			t.Fatalf("width %d after widening %d", v.Width(), w)
+		}
+		for i := range uint64(1000) {
+			want := [4]uint64{v.Hole(), i % (old + 1), old, v.Unset()}[i%4]
+			if got := v.Get(i); got != want {
+				t.Fatalf("width %d→%d: slot %d holds %d, want %d", w, w+1, i, got, want)
+			}
+		}
+	}
+	v, _ := NewValues(10, 4)
+	if err := v.Widen(); err == nil {
+		t.Fatal("4-byte values cannot be widened")
+	}
+}

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
-	"sync/atomic"
+
+	"github.com/tablesmith/tablesmith/internal/parallel"
 )
 
 // Verify reads every block, checks its checksum, decoded length and padding,
@@ -17,48 +18,48 @@ func (r *Reader) Verify(ctx context.Context, progress func(done, total uint64)) 
 	n := len(r.index)
 	workers := max(min(runtime.GOMAXPROCS(0), n), 1)
 	var (
-		next     atomic.Int64
-		stop     atomic.Bool
 		mu       sync.Mutex
 		firstBad = n
 		firstErr error
-		wg       sync.WaitGroup
 	)
-	done := make(chan uint64, 4*workers)
-	counters := make([]counter, workers)
-	for k := range workers {
-		wg.Go(func() {
-			var buf []byte
-			codes := make([]uint32, min(r.spb, 4096))
-			for !stop.Load() && ctx.Err() == nil {
-				block := int(next.Add(1) - 1)
-				if block >= n {
-					return
-				}
-				// Blocks are claimed in order, so when a worker fails every
-				// lower block has been claimed and will be finished: the
-				// lowest failing block is the first bad block of the file.
-				data, err := r.readBlock(block, buf)
-				if err == nil {
-					buf = data
-					err = r.countBlock(block, data, codes, &counters[k])
-				}
-				if err != nil {
-					mu.Lock()
-					if block < firstBad {
-						firstBad, firstErr = block, err
-					}
-					mu.Unlock()
-					stop.Store(true)
-					return
-				}
-				done <- r.blockSlots(block)
-			}
-		})
+	type worker struct {
+		buf   []byte
+		codes []uint32
+		c     counter
 	}
+	ws := make([]*worker, workers)
+	for k := range ws {
+		ws[k] = &worker{}
+	}
+	done := make(chan uint64, 4*workers)
+	var verr error
 	go func() {
-		wg.Wait()
-		close(done)
+		defer close(done)
+		// Blocks are handed out in order, one at a time, so when a worker fails every
+		// lower block has been handed out and will be finished (the others stop at
+		// their next block): the lowest failing block is the first bad block of the
+		// file.
+		verr = parallel.ForWorkers(ctx, ws, uint64(n), 1, func(wk *worker, lo, _ uint64) error {
+			block := int(lo)
+			if wk.codes == nil {
+				wk.codes = make([]uint32, min(r.spb, 4096))
+			}
+			data, err := r.readBlock(block, wk.buf)
+			if err == nil {
+				wk.buf = data
+				err = r.countBlock(block, data, wk.codes, &wk.c)
+			}
+			if err != nil {
+				mu.Lock()
+				if block < firstBad {
+					firstBad, firstErr = block, err
+				}
+				mu.Unlock()
+				return err
+			}
+			done <- r.blockSlots(block)
+			return nil
+		})
 	}()
 	var checked uint64
 	for d := range done {
@@ -70,12 +71,12 @@ func (r *Reader) Verify(ctx context.Context, progress func(done, total uint64)) 
 	if firstErr != nil {
 		return firstErr
 	}
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("format: %sverify: %w", r.name, err)
+	if verr != nil {
+		return fmt.Errorf("format: %sverify: %w", r.name, verr)
 	}
-	c := &counters[0]
-	for k := 1; k < workers; k++ {
-		c.merge(&counters[k])
+	c := &ws[0].c
+	for _, wk := range ws[1:] {
+		c.merge(&wk.c)
 	}
 	return r.compareCounts(c)
 }

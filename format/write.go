@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -56,8 +57,9 @@ type WriteOptions struct {
 // code that does not fit in meta.CodeBits. It returns the metadata written.
 func WriteFile(ctx context.Context, path string, meta Metadata, src CodeSource, opt WriteOptions) (Metadata, error) {
 	written, err := writeFile(ctx, path, meta, src, opt)
+	var pe *fs.PathError
 	switch {
-	case errors.Is(err, safefile.ErrNotRegular): // the error names path
+	case errors.Is(err, safefile.ErrNotRegular), errors.As(err, &pe) && pe.Path == path: // the error names path
 		return meta, fmt.Errorf("format: %w", err)
 	case err != nil:
 		return meta, fmt.Errorf("format: write %s: %w", path, err)

@@ -1,14 +1,12 @@
-// Package games is the game registry: every kind of table tablesmith builds and reads is a
-// game registered here by one line. A game declares its name, its kind (which engine
-// builds it), its typed parameters — the one JSON shape stored in a table's metadata, the
-// index scheme always kept apart in the metadata's "index" — its build flags, its index
-// schemes by name, and how to recreate the instance a table was built over. The build
-// pipelines, the lookup, `info`, `verify` and the CLI all go through it, so adding a game
-// is adding one package and one line to [registered].
+// Package games holds the capability interfaces of every game tablesmith builds and reads
+// (a puzzle space, a pattern-database family, a tiered two-player game) and what a game
+// declares of itself: its name, its typed parameters (the one JSON shape stored in a
+// table's metadata, the index scheme kept apart in the metadata's "index"), build flags
+// and index schemes. The list of games is package games/registry; each game package
+// imports this one to assert at compile time the capabilities it offers, and callers
+// dispatch on those capabilities, never on a game's name.
 //
-// The game packages import nothing of this project but package index: they satisfy the
-// interfaces below structurally, and the instances they return satisfy the interfaces of
-// the engines (package builder) and of the lookup (package tables) in the same way.
+// This package and the game packages import nothing of the project but package index.
 package games
 
 import (
@@ -17,33 +15,14 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/tablesmith/tablesmith/games/hanoi"
-	"github.com/tablesmith/tablesmith/games/mill"
-	"github.com/tablesmith/tablesmith/games/slide"
 )
 
-// registered lists the games, one line each.
-var registered = []Game{
-	slide.Game{},
-	slide.PDBGame{},
-	hanoi.Game{},
-	mill.Game{},
-}
-
-// Kinds of games: which engine builds their tables and how their values read.
-const (
-	KindPuzzle    = "puzzle"     // remoteness to a goal, by breadth-first search
-	KindPDB       = "pdb"        // a pattern-database group, by 0-1 breadth-first search
-	KindTwoPlayer = "two-player" // win/loss/draw with remoteness, by retrograde analysis
-)
-
-// Game is what a game package declares to the registry.
+// Game is what every game declares of itself. Beyond it a game offers one capability —
+// [PuzzleGame], [PDBFamily] or [TieredGame] — which says which engine builds its tables
+// and how their values read; callers find it with a type assertion.
 type Game interface {
 	// Name is the game's name in table metadata and on the command line.
 	Name() string
-	// Kind is one of KindPuzzle, KindPDB, KindTwoPlayer.
-	Kind() string
 	// Summary is a one-line description for help texts.
 	Summary() string
 	// Schemes lists the index schemes by name, the default first.
@@ -51,9 +30,103 @@ type Game interface {
 	// NewParams returns a pointer to fresh typed parameters: JSON decodes into it, and
 	// it implements [FlagBinder] so that a build can set it from the command line.
 	NewParams() any
-	// Open validates params (as returned by NewParams, filled in) and returns the
-	// instance for the index scheme: what the engines build and the lookup reads.
-	Open(params any, index string) (any, error)
+	// Open validates params (as returned by NewParams, filled in) and returns the space
+	// of one table under the index scheme: what the lookup reads.
+	Open(params any, index string) (Space, error)
+}
+
+// Space is one table's states as the lookup reads them: states in the game's notation and
+// their slots under an index scheme.
+type Space interface {
+	// Slots is the number of slots of the index scheme; it must equal the table's.
+	Slots() uint64
+	// Slot parses state and returns its slot. ok is false when the state is valid but the
+	// scheme has no slot for it (e.g. the other parity class under a parity-halved rank).
+	// A malformed state is an error naming the problem. The game may canonicalise the state
+	// (e.g. Hanoi's peg symmetry) before ranking.
+	Slot(state string) (slot uint64, ok bool, err error)
+	// Normalize returns state in the table's canonical spelling of the notation
+	// (e.g. "1 2 3 …" → "123…" for the 8-puzzle), keeping the user's labels.
+	Normalize(state string) (string, error)
+	// StateOf returns a state of slot in the notation (for messages); ok is false for a
+	// hole.
+	StateOf(slot uint64) (state string, ok bool)
+}
+
+// PuzzleGame is the capability of a one-player puzzle: remoteness to a goal for every
+// state, by breadth-first search from the goals.
+type PuzzleGame interface {
+	Game
+	OpenPuzzle(params any, index string) (PuzzleSpace, error)
+}
+
+// PuzzleSpace is a puzzle's space: what the breadth-first search builds and the lookup
+// walks shortest paths with.
+type PuzzleSpace interface {
+	Space
+	// Goals are the slots of the goal states.
+	Goals() []uint64
+	// DepthBound is an upper bound on the remoteness of any state.
+	DepthBound() uint64
+	// NewExpander returns a function for one goroutine that appends to dst the slots
+	// adjacent to every slot in src (holes have none), in any order, possibly repeated.
+	NewExpander() func(dst, src []uint64) []uint64
+	// IsHole reports whether slot is no state.
+	IsHole(slot uint64) bool
+	// Neighbors returns the states one legal move away from state, in the user's own
+	// labels and in Normalize's spelling, in a fixed order.
+	Neighbors(state string) ([]string, error)
+	// IsGoal reports whether state is a goal state.
+	IsGoal(state string) (bool, error)
+}
+
+// PDBFamily is the capability of a pattern-database family: one table per group of tiles,
+// lower bounds by 0-1 breadth-first search over the group's placements.
+type PDBFamily interface {
+	Game
+	OpenPDB(params any, index string) (PDBSpace, error)
+}
+
+// PDBSpace is one pattern-database group's space.
+type PDBSpace interface {
+	Space
+	// EntryMD is the Manhattan distance of the group's tiles in entry e's placement.
+	EntryMD(e uint64) int
+	// GoalEntry is the entry of the goal placement.
+	GoalEntry() uint64
+	// NewMoves returns, for one goroutine, a function giving entry e's Manhattan distance
+	// and the entries one group-tile move away, bit 63 set on those after which the cells
+	// free of group tiles form one region.
+	NewMoves() func(e uint64, dst []uint64) (md int, moves []uint64)
+}
+
+// TierSpace is one tier's table of a tiered game as the lookup reads it: besides its
+// slots, the legal moves of a position.
+type TierSpace interface {
+	Space
+	// Moves lists the legal moves of a position in the notation and, for each, the
+	// position it leads to ("" when the move ends the game).
+	Moves(state string) (moves, next []string, err error)
+}
+
+// The names of the capabilities in JSON outputs (`info`, the HTTP API), from KindOf.
+const (
+	KindPuzzle    = "puzzle"
+	KindPDB       = "pdb"
+	KindTwoPlayer = "two-player"
+)
+
+// KindOf names a game's capability as the JSON outputs spell it.
+func KindOf(g Game) string {
+	switch g.(type) {
+	case PuzzleGame:
+		return KindPuzzle
+	case PDBFamily:
+		return KindPDB
+	case TieredGame:
+		return KindTwoPlayer
+	}
+	return "unknown"
 }
 
 // FlagBinder is implemented by a game's typed parameters: it declares the build flags that
@@ -64,50 +137,12 @@ type FlagBinder interface{ BindFlags(fs *flag.FlagSet) }
 // is built, what is wrong with them.
 type Validator interface{ Validate() error }
 
-// All returns the registered games in registration order.
-func All() []Game { return slices.Clone(registered) }
-
-// Names returns the registered games' names.
-func Names() []string {
-	var out []string
-	for _, g := range registered {
-		out = append(out, g.Name())
-	}
-	return out
-}
-
-// Lookup returns the game called name.
-func Lookup(name string) (Game, error) {
-	for _, g := range registered {
-		if g.Name() == name {
-			return g, nil
-		}
-	}
-	return nil, fmt.Errorf("games: unknown game %q (this tablesmith knows %s)", name, strings.Join(Names(), ", "))
-}
-
 // Instance is a game, its parameters and an index scheme, ready to build or read.
 type Instance struct {
 	Game   Game
 	Params any    // the typed parameters (a pointer, as NewParams returned it)
 	Index  string // the index scheme's name
-	Space  any    // what Game.Open returned
-}
-
-// Open recreates the instance a table's metadata names: game, parameters as JSON, index.
-// An empty index means the game's default scheme.
-func Open(name string, params json.RawMessage, index string) (*Instance, error) {
-	g, err := Lookup(name)
-	if err != nil {
-		return nil, err
-	}
-	p := g.NewParams()
-	if len(params) > 0 {
-		if err := json.Unmarshal(params, p); err != nil {
-			return nil, fmt.Errorf("games: %s parameters %s: %w", name, truncate(string(params)), err)
-		}
-	}
-	return New(g, p, index)
+	Space  Space  // what Game.Open returned
 }
 
 // New makes the instance of game g with typed parameters p (as NewParams returned them)
@@ -145,12 +180,4 @@ func (in *Instance) ParamsJSON() (json.RawMessage, error) {
 func (in *Instance) Key() string {
 	b, _ := in.ParamsJSON()
 	return fmt.Sprintf("%s %s index=%s", in.Game.Name(), b, in.Index)
-}
-
-// truncate cuts s to 80 characters for error messages.
-func truncate(s string) string {
-	if len(s) <= 80 {
-		return s
-	}
-	return s[:77] + "…"
 }

@@ -3,12 +3,13 @@ package pipeline
 import (
 	"fmt"
 
-	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/builder/bfs"
+	"github.com/tablesmith/tablesmith/builder/levellog"
 	"github.com/tablesmith/tablesmith/internal/sysmem"
 )
 
 // checkMemory refuses a build that needs more than the machine has available, before
-// anything is allocated. (Value arrays live outside the Go heap, see builder.allocBytes,
+// anything is allocated. (Value arrays live outside the Go heap, see bigmem.Alloc in builder/internal,
 // so the collector's pacing needs no memory limit.)
 func checkMemory(need, slots uint64) error {
 	if avail := sysmem.Available(); avail > 0 && need > avail {
@@ -33,16 +34,16 @@ func HumanBytes(n uint64) string {
 
 // CheckSearchMemory refuses a breadth-first search over sp that would not fit in the
 // memory available, before anything is allocated.
-func CheckSearchMemory(sp builder.Space) error { return checkSearchMemory(sp, false) }
+func CheckSearchMemory(sp bfs.Space) error { return checkSearchMemory(sp, false) }
 
 // checkSearchMemory is CheckSearchMemory for a search that logs its levels or not.
-func checkSearchMemory(sp builder.Space, logged bool) error {
-	need, err := builder.MemoryEstimate(sp)
+func checkSearchMemory(sp bfs.Space, logged bool) error {
+	need, err := bfs.MemoryEstimate(sp)
 	if err != nil {
 		return err
 	}
 	if logged {
-		need += builder.LevelLogMemoryEstimate(sp.Slots())
+		need += levellog.MemoryEstimate(sp.Slots())
 	}
 	return checkMemory(need, sp.Slots())
 }

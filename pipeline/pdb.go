@@ -12,14 +12,14 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/builder/zeroone"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/internal/parallel"
 	"github.com/tablesmith/tablesmith/internal/safefile"
 	"github.com/tablesmith/tablesmith/tables"
 	"github.com/tablesmith/tablesmith/values"
@@ -32,7 +32,7 @@ import (
 // is the least number of moves of the group's own tiles that bring them to their goal
 // cells, moves of the other tiles being free, minimised over the blank's position: so the
 // values of the groups add up to an admissible heuristic (every move moves one tile of
-// one group). builder.ZeroOneBFS computes it over the abstract states (placement, region
+// one group). zeroone.Search computes it over the abstract states (placement, region
 // of the blank) of slide.PDBSpace: the blank's free moves among cells without a group
 // tile are folded into its region, so each abstract state is reached once.
 //
@@ -187,7 +187,7 @@ func recordedGroup(dir, name string) (tables.PDBGroupInfo, bool) {
 		}
 		if sum == "" {
 			var err error
-			if sum, err = tables.FileSHA256(filepath.Join(dir, name)); err != nil {
+			if sum, err = format.FileSHA256(filepath.Join(dir, name)); err != nil {
 				return tables.PDBGroupInfo{}, false
 			}
 		}
@@ -303,7 +303,7 @@ func pdbManifestComplete(dir string, spec PDBSpec) (bool, error) {
 		if g.File != pdbFileName(spec, gi, spec.Groups[gi]) || g.SHA256 == "" {
 			return false, nil
 		}
-		if sum, err := tables.FileSHA256(filepath.Join(dir, g.File)); err != nil || sum != g.SHA256 {
+		if sum, err := format.FileSHA256(filepath.Join(dir, g.File)); err != nil || sum != g.SHA256 {
 			return false, nil
 		}
 	}
@@ -351,11 +351,11 @@ func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, tiles 
 	if err != nil {
 		return tables.PDBGroupInfo{}, err
 	}
-	bopt := builder.Options{Workers: opt.Workers}
+	bopt := zeroone.Options{Workers: opt.Workers}
 	if opt.Search != nil {
 		bopt.Progress = func(p builder.Progress) { opt.Search(gi, p) }
 	}
-	res, err := builder.ZeroOneBFS(ctx, sp, bopt)
+	res, err := zeroone.Search(ctx, sp, bopt)
 	if err != nil {
 		return tables.PDBGroupInfo{}, err
 	}
@@ -390,7 +390,7 @@ func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, tiles 
 		return tables.PDBGroupInfo{}, err
 	}
 	info.Bytes = st.Size()
-	if info.SHA256, err = tables.FileSHA256(path); err != nil {
+	if info.SHA256, err = format.FileSHA256(path); err != nil {
 		return tables.PDBGroupInfo{}, err
 	}
 	info.Seconds = time.Since(start).Seconds()
@@ -409,58 +409,54 @@ func toExcess(ctx context.Context, g *slide.PDBGroup, v *builder.Values, workers
 	all := uint32(1)<<g.Geometry().Cells() - 1
 	block := uint64(g.Geometry().Cells() - k + 1) // the values of the last tile's digit
 	chunk := block << 13
-	var next atomic.Uint64
-	var maxEx atomic.Uint64
-	eg, ctx := errgroup.WithContext(ctx)
-	for range workers {
-		eg.Go(func() error {
-			var top uint64
-			md := g.MDTable()
-			for {
-				lo := next.Add(chunk) - chunk
-				if lo >= v.Len() {
-					break
-				}
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				cur := g.NewCursor(lo)
-				var sum [33]uint64 // sum[i]: the distance of the first i tiles
-				from := 0
-				for e := lo; e < min(lo+chunk, v.Len()); e += block {
-					if e > lo {
-						from = cur.Seek(e)
-					}
-					cells := cur.Cells()
-					for i := from; i < k-1; i++ {
-						sum[i+1] = sum[i] + uint64(md[i][cells[i]])
-					}
-					last := &md[k-1]
-					x := e
-					for free := all &^ cur.Used(k-1); free != 0; free &= free - 1 {
-						c, err := values.ToExcess(v.Get(x), sum[k-1]+uint64(last[bits.TrailingZeros32(free)]))
-						if err != nil {
-							cur.Seek(x)
-							return fmt.Errorf("internal error: placement %v: %w", cur.Cells(), err)
-						}
-						v.Set(x, c)
-						top = max(top, c)
-						x++
-					}
-				}
-			}
-			for {
-				old := maxEx.Load()
-				if top <= old || maxEx.CompareAndSwap(old, top) {
-					return nil
-				}
-			}
-		})
+	// Each goroutine keeps the largest excess it wrote; the largest of all is the answer.
+	var mu sync.Mutex
+	var tops []*uint64
+	newTop := func() *uint64 {
+		top := new(uint64)
+		mu.Lock()
+		tops = append(tops, top)
+		mu.Unlock()
+		return top
 	}
-	if err := eg.Wait(); err != nil {
+	md := g.MDTable()
+	err := parallel.ForEach(ctx, workers, v.Len(), chunk, newTop, func(top *uint64, lo, hi uint64) error {
+		cur := g.NewCursor(lo)
+		var sum [33]uint64 // sum[i]: the distance of the first i tiles
+		t := *top          // a local in the loop, not a shared cache line
+		from := 0
+		for e := lo; e < hi; e += block {
+			if e > lo {
+				from = cur.Seek(e)
+			}
+			cells := cur.Cells()
+			for i := from; i < k-1; i++ {
+				sum[i+1] = sum[i] + uint64(md[i][cells[i]])
+			}
+			last := &md[k-1]
+			x := e
+			for free := all &^ cur.Used(k-1); free != 0; free &= free - 1 {
+				c, err := values.ToExcess(v.Get(x), sum[k-1]+uint64(last[bits.TrailingZeros32(free)]))
+				if err != nil {
+					cur.Seek(x)
+					return fmt.Errorf("internal error: placement %v: %w", cur.Cells(), err)
+				}
+				v.Set(x, c)
+				t = max(t, c)
+				x++
+			}
+		}
+		*top = t
+		return nil
+	})
+	if err != nil {
 		return 0, err
 	}
-	return maxEx.Load(), nil
+	var maxEx uint64
+	for _, top := range tops {
+		maxEx = max(maxEx, *top)
+	}
+	return maxEx, nil
 }
 
 func intsOf(tiles []uint8) []int {

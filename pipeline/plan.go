@@ -8,10 +8,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tablesmith/tablesmith/builder"
-	"github.com/tablesmith/tablesmith/games/mill"
+	"github.com/tablesmith/tablesmith/builder/zeroone"
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/games/registry"
 	"github.com/tablesmith/tablesmith/games/slide"
-	"github.com/tablesmith/tablesmith/tables"
 	"github.com/tablesmith/tablesmith/values"
 )
 
@@ -83,7 +84,7 @@ func orString(s, def string) string {
 // cores at parallelEfficiency; its memory is what its arrays need plus overheadBytes,
 // rounded up by a quarter and to 64 MiB.
 const (
-	millClassesPerSecond   = 500_000
+	tierClassesPerSecond   = 500_000
 	verifySlotsPerSecond   = 600_000
 	pdbEntriesPerSecond    = 500_000
 	safetyFactor           = 3
@@ -91,9 +92,9 @@ const (
 	overheadSeconds        = 60
 	overheadBytes          = 200 << 20
 	slotsPerCore           = 16 << 20
-	millStateBytesPerSlot  = 8 // builder.Retrograde: one word per position
-	millExitBytesPerSlot   = 2 // a dependency sector loaded as exits: one uint16 per class
-	millLoadBytesPerSlot   = 4 // and, while it loads, its codes as uint32
+	tierStateBytesPerSlot  = 8 // retro.Solve: one word per position
+	tierExitBytesPerSlot   = 2 // a tier the unit's moves lead into: one uint16 per class
+	tierLoadBytesPerSlot   = 4 // and, while it loads, a block of its codes as uint32
 	verifyCodeBytesPerSlot = 2 // tables: every sector the check reads, one uint16 per class
 )
 
@@ -128,50 +129,47 @@ func pending(all []Unit, complete func(i int) (bool, error)) ([]Unit, error) {
 	return out, nil
 }
 
-// millUnitID names a pair's unit.
-func millUnitID(p Pair) string { return "mill-" + p.String() }
-
-// MillUnits plans the pairs of MillPlan(pairs) into dir: one unit per pair not yet
-// complete there (see MillPair), in dependency order, each depending on the pending pairs
-// its captures lead into. The commands name dir as given.
-func MillUnits(dir string, pairs []Pair, opt PlanOptions) ([]Unit, error) {
-	plan := MillPlan(pairs)
-	return pending(MillPlanUnits(dir, plan, opt), func(i int) (bool, error) { return pairComplete(dir, plan[i]) })
+// TierUnits plans the units of TierPlan(g, want) into dir: one unit per unit of work not
+// yet complete there (see BuildTierUnit), in dependency order, each depending on the
+// pending units its moves lead into. The commands name dir as given.
+func TierUnits(g games.TieredGame, dir string, want []games.Tier, opt PlanOptions) ([]Unit, error) {
+	plan := TierPlan(g, want)
+	m, err := readTierManifest(g, dir)
+	if err != nil {
+		return nil, err
+	}
+	return pending(TierPlanUnits(g, dir, plan, opt), func(i int) (bool, error) {
+		ok, _ := tierUnitComplete(g, dir, m, plan[i])
+		return ok, nil
+	})
 }
 
-// MillPlanUnits returns a unit for every pair of plan, complete or not, each depending on
+// tierUnitID names a unit of work of a tiered game.
+func tierUnitID(g games.TieredGame, name string) string { return g.Name() + "-" + name }
+
+// TierPlanUnits returns a unit for every unit of plan, complete or not, each depending on
 // those of its dependencies that plan holds.
-func MillPlanUnits(dir string, plan []Pair, opt PlanOptions) []Unit {
+func TierPlanUnits(g games.TieredGame, dir string, plan []TierUnit, opt PlanOptions) []Unit {
 	out := make([]Unit, 0, len(plan))
-	for _, p := range plan {
-		u := Unit{ID: millUnitID(p), Kind: "mill", Slots: p.Slots()}
-		for _, d := range p.Deps() {
-			if slices.Contains(plan, d) {
-				u.Deps = append(u.Deps, millUnitID(d))
+	for _, tu := range plan {
+		u := Unit{ID: tierUnitID(g, tu.Name), Kind: g.Name(), Slots: tu.Slots(g)}
+		for _, d := range tu.Deps {
+			if slices.ContainsFunc(plan, func(x TierUnit) bool { return x.Name == d }) {
+				u.Deps = append(u.Deps, tierUnitID(g, d))
 			}
 		}
-		var exits uint64
-		largest := uint64(0)
-		for _, s := range p.exitSectors() {
-			n := mill.ClassCount(s[0], s[1])
+		var exits, largest uint64
+		for _, t := range tu.exits(g) {
+			n := g.TierSize(t)
 			exits += n
 			largest = max(largest, n)
 		}
-		estimate(&u, opt, float64(u.Slots)/millClassesPerSecond,
-			millStateBytesPerSlot*u.Slots+millExitBytesPerSlot*exits+millLoadBytesPerSlot*largest)
-		u.Command = []string{opt.exe(), "build", "mill", "--pair", p.String(), "--workers", strconv.Itoa(u.Cores), "-o", dir}
+		estimate(&u, opt, float64(u.Slots)/tierClassesPerSecond,
+			tierStateBytesPerSlot*u.Slots+tierExitBytesPerSlot*exits+tierLoadBytesPerSlot*largest)
+		u.Command = []string{opt.exe(), "build", g.Name(), "--tier", tu.Name, "--workers", strconv.Itoa(u.Cores), "-o", dir}
 		out = append(out, u)
 	}
 	return out
-}
-
-// Slots is the number of classes of the pair's sectors.
-func (p Pair) Slots() uint64 {
-	var n uint64
-	for _, s := range p.Sectors() {
-		n += mill.ClassCount(s[0], s[1])
-	}
-	return n
 }
 
 // PDBUnits plans the set spec into dir: a unit per group whose file is not yet built
@@ -196,7 +194,7 @@ func PDBUnits(dir string, spec PDBSpec, opt PlanOptions) ([]Unit, error) {
 		if err != nil {
 			return nil, err
 		}
-		need, err := builder.ZeroOneMemoryEstimate(sp)
+		need, err := zeroone.MemoryEstimate(sp)
 		if err != nil {
 			return nil, err
 		}
@@ -240,63 +238,62 @@ func pdbEncodingFlag(enc string) string {
 	return "excess"
 }
 
-// VerifyUnits plans the verification of the set in dir: one unit per sector of a sector
-// set (`verify --sector W-B DIR`: the sector's file and the forward consistency of its
-// values, reading the sectors its moves lead into), one per member file of a
+// VerifyUnits plans the verification of the set in dir: one unit per tier of a tiered
+// game's set (`verify --tier NAME DIR`: the tier's file and the forward consistency of its
+// values, reading the tiers its moves lead into), one per member file of a
 // pattern-database set. A verification leaves no record, so every unit is listed, and
 // none depends on another.
 func VerifyUnits(dir string, opt PlanOptions) ([]Unit, error) {
-	s, err := tables.OpenSet(dir)
+	m, err := format.ReadManifest(dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("build: %w", err)
 	}
-	defer s.Close()
 	var out []Unit
-	if m := s.SectorManifest(); m != nil {
-		for _, info := range m.Sectors {
-			w, b, err := parseSectorName(info.Sector)
+	if m.Kind == format.SetTiers {
+		g, err := tieredGame(m.Game)
+		if err != nil {
+			return nil, err
+		}
+		for _, x := range m.Members {
+			t, err := g.ParseTier(x.Name)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("build: %s: %w: %w", filepath.Join(dir, format.ManifestName), err, format.ErrCorrupt)
 			}
-			read := info.Slots // the sector, and those its moves lead into
-			move, capture, _ := mill.NextSectors(w, b)
-			for _, o := range [][2]int{move, capture} {
-				if other, ok := m.Sector(mill.SectorName(o[0], o[1])); ok && other.Sector != info.Sector {
-					read += other.Slots
+			slots := g.TierSize(t)
+			read := slots // the tier, and those its moves lead into
+			for _, c := range g.TierChildren(t) {
+				if _, ok := m.Member(g.TierName(c)); ok && c != t {
+					read += g.TierSize(c)
 				}
 			}
-			u := Unit{ID: "verify-" + info.Sector, Kind: "verify", Slots: info.Slots}
+			u := Unit{ID: "verify-" + x.Name, Kind: "verify", Slots: slots}
 			estimate(&u, opt, float64(read)/verifySlotsPerSecond, verifyCodeBytesPerSlot*read)
-			u.Command = []string{opt.exe(), "verify", "--sector", info.Sector, "--workers", strconv.Itoa(u.Cores), dir}
+			u.Command = []string{opt.exe(), "verify", "--tier", x.Name, "--workers", strconv.Itoa(u.Cores), dir}
 			out = append(out, u)
 		}
 		return out, nil
 	}
-	if s.PDBManifest() == nil {
-		return nil, fmt.Errorf("build: %s: no plan to verify a %s set", dir, s.Format())
-	}
-	for gi, g := range s.PDBManifest().Groups {
-		u := Unit{ID: fmt.Sprintf("verify-group-%d", gi+1), Kind: "verify", Slots: g.Entries}
+	for gi, x := range m.Members {
+		path := filepath.Join(dir, x.File)
+		r, err := format.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("build: %w", err)
+		}
+		meta := r.Meta()
+		r.Close()
+		u := Unit{ID: fmt.Sprintf("verify-group-%d", gi+1), Kind: "verify", Slots: meta.Slots}
 		width := uint64(4) // the check holds one code per entry in 1, 2 or 4 bytes
 		switch {
-		case g.CodeBits <= 8:
+		case meta.CodeBits <= 8:
 			width = 1
-		case g.CodeBits <= 16:
+		case meta.CodeBits <= 16:
 			width = 2
 		}
-		estimate(&u, opt, float64(g.Entries)/verifySlotsPerSecond, g.Entries*width)
-		u.Command = []string{opt.exe(), "verify", "--workers", strconv.Itoa(u.Cores), filepath.Join(dir, g.File)}
+		estimate(&u, opt, float64(meta.Slots)/verifySlotsPerSecond, meta.Slots*width)
+		u.Command = []string{opt.exe(), "verify", "--workers", strconv.Itoa(u.Cores), path}
 		out = append(out, u)
 	}
 	return out, nil
-}
-
-// parseSectorName reads "w-b".
-func parseSectorName(s string) (w, b int, err error) {
-	if _, err := fmt.Sscanf(s, "%d-%d", &w, &b); err != nil {
-		return 0, 0, fmt.Errorf("build: sector name %q: %w", s, err)
-	}
-	return w, b, nil
 }
 
 // CriticalPath returns the total work (Slots) of units, the work along the heaviest chain
@@ -350,4 +347,17 @@ func CriticalPath(units []Unit) (total, critical uint64, chain []string) {
 		critical = heavy[end]
 	}
 	return total, critical, chain
+}
+
+// tieredGame returns the registered game called name, which must be a tiered game.
+func tieredGame(name string) (games.TieredGame, error) {
+	g, err := registry.Lookup(name)
+	if err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	tg, ok := g.(games.TieredGame)
+	if !ok {
+		return nil, fmt.Errorf("build: %s is not a two-player game solved by tiers", name)
+	}
+	return tg, nil
 }

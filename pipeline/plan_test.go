@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/tables"
 )
@@ -35,7 +36,7 @@ func dirSums(t *testing.T, dir string) map[string]string {
 	}
 	out := map[string]string{}
 	for _, n := range names {
-		if out[filepath.Base(n)], err = tables.FileSHA256(n); err != nil {
+		if out[filepath.Base(n)], err = format.FileSHA256(n); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -58,7 +59,7 @@ func flipByte(t *testing.T, path string) {
 func TestMillUnitsPlan(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "none-yet")
-	units, err := MillUnits(dir, MaxStonesPairs(8), PlanOptions{Exe: "/opt/ts"})
+	units, err := TierUnits(millGame, dir, millUpTo(8), PlanOptions{Exe: "/opt/ts"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,17 +72,17 @@ func TestMillUnitsPlan(t *testing.T) {
 	}
 	slots := []uint64{169626, 1520796, 3225597, 5160780}
 	for i, u := range units {
-		wantCmd := []string{"/opt/ts", "build", "mill", "--pair", strings.TrimPrefix(u.ID, "mill-"), "--workers", "1", "-o", dir}
+		wantCmd := []string{"/opt/ts", "build", "mill", "--tier", strings.TrimPrefix(u.ID, "mill-"), "--workers", "1", "-o", dir}
 		if !slices.Equal(u.Command, wantCmd) || u.Kind != "mill" || u.Slots != slots[i] || u.Cores != 1 {
 			t.Errorf("unit %+v", u)
 		}
-		if u.MemBytes < 8*u.Slots+overheadBytes || u.MemBytes%(64<<20) != 0 || u.Seconds < overheadSeconds+safetyFactor*float64(u.Slots)/millClassesPerSecond {
+		if u.MemBytes < 8*u.Slots+overheadBytes || u.MemBytes%(64<<20) != 0 || u.Seconds < overheadSeconds+safetyFactor*float64(u.Slots)/tierClassesPerSecond {
 			t.Errorf("%s: estimates %d bytes, %.0f s", u.ID, u.MemBytes, u.Seconds)
 		}
 	}
 	// A big pair asks for more cores (at most MaxCores) and its exits' memory.
-	big := MillPlanUnits("d", []Pair{{9, 8}}, PlanOptions{MaxCores: 6})[0]
-	if big.Cores != 6 || big.MemBytes < 8*big.Slots+2*(Pair{9, 7}.Slots()) || !slices.Equal(big.Command[5:7], []string{"--workers", "6"}) {
+	big := TierPlanUnits(millGame, "d", []TierUnit{millUnit(t, "9-8")}, PlanOptions{MaxCores: 6})[0]
+	if big.Cores != 6 || big.MemBytes < 8*big.Slots+2*millUnit(t, "9-7").Slots(millGame) || !slices.Equal(big.Command[5:7], []string{"--workers", "6"}) {
 		t.Errorf("9-8: %+v", big)
 	}
 }
@@ -89,11 +90,11 @@ func TestMillUnitsPlan(t *testing.T) {
 // TestCriticalPath: the bound quoted in the README, and a diamond.
 func TestCriticalPath(t *testing.T) {
 	t.Parallel()
-	total, critical, chain := CriticalPath(MillPlanUnits("d", MillPlan(MaxStonesPairs(8)), PlanOptions{}))
+	total, critical, chain := CriticalPath(TierPlanUnits(millGame, "d", TierPlan(millGame, millUpTo(8)), PlanOptions{}))
 	if total != 10076799 || critical != 6851202 || !slices.Equal(chain, []string{"mill-3-3", "mill-4-3", "mill-5-3"}) {
 		t.Errorf("≤ 8 stones: %d, %d, %v", total, critical, chain)
 	}
-	total, critical, chain = CriticalPath(MillPlanUnits("d", MillPlan(MaxStonesPairs(18)), PlanOptions{}))
+	total, critical, chain = CriticalPath(TierPlanUnits(millGame, "d", TierPlan(millGame, millUpTo(18)), PlanOptions{}))
 	t.Logf("all 28 pairs: %d slots, the heaviest chain %d (%v): speed-up at most %.2f×", total, critical, chain, float64(total)/float64(critical))
 	if total != 8904593601 || critical != 5328038462 || len(chain) != 13 || chain[0] != "mill-3-3" || chain[12] != "mill-9-9" {
 		t.Errorf("all pairs: %d, %d, %v", total, critical, chain)
@@ -115,12 +116,12 @@ func TestMillPlanRescue(t *testing.T) {
 	}
 	t.Parallel()
 	ctx := context.Background()
-	pairs := MaxStonesPairs(8) // 4-4 and 5-3 can be built at once
+	tiers := millUpTo(8) // 4-4 and 5-3 can be built at once
 	one, three := t.TempDir(), t.TempDir()
 	var wg sync.WaitGroup
 	var err1, err3 error
-	wg.Go(func() { err1 = MillSet(ctx, one, MillPlan(pairs), MillOptions{Workers: 1}) })
-	wg.Go(func() { err3 = MillSet(ctx, three, MillPlan(pairs), MillOptions{Workers: 1, Jobs: 3}) })
+	wg.Go(func() { err1 = buildMillUpTo(ctx, one, 8, TierOptions{Workers: 1}) })
+	wg.Go(func() { err3 = buildMillUpTo(ctx, three, 8, TierOptions{Workers: 1, Jobs: 3}) })
 	wg.Wait()
 	if err1 != nil || err3 != nil {
 		t.Fatal(err1, err3)
@@ -131,19 +132,18 @@ func TestMillPlanRescue(t *testing.T) {
 	}
 	plan := func(wantUnits ...string) {
 		t.Helper()
-		units, err := MillUnits(one, pairs, PlanOptions{})
+		units, err := TierUnits(millGame, one, tiers, PlanOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := unitIDs(units); !slices.Equal(got, wantUnits) {
 			t.Fatalf("plan %q, want %q", got, wantUnits)
 		}
-		var ps []Pair
+		var ps []TierUnit
 		for _, u := range units {
-			p, _ := ParsePair(strings.TrimPrefix(u.ID, "mill-"))
-			ps = append(ps, p)
+			ps = append(ps, millUnit(t, strings.TrimPrefix(u.ID, "mill-")))
 		}
-		if err := MillSet(ctx, one, ps, MillOptions{Workers: 2, Jobs: 2}); err != nil {
+		if err := TierSet(ctx, millGame, one, ps, TierOptions{Workers: 2, Jobs: 2}); err != nil {
 			t.Fatal(err)
 		}
 		if got := dirSums(t, one); !reflect.DeepEqual(got, want) {

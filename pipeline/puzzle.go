@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/builder/bfs"
+	"github.com/tablesmith/tablesmith/builder/levellog"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/internal/safefile"
@@ -39,13 +41,13 @@ type PuzzleOptions struct {
 // PuzzleResult is what a finished puzzle build reports.
 type PuzzleResult struct {
 	Meta          format.Metadata // as written
-	Search        *builder.Result // Values are released: only the counts remain
+	Search        *bfs.Result     // Values are released: only the counts remain
 	SearchSeconds float64
 	WriteSeconds  float64
 }
 
 // puzzleSpace is what the puzzle pipeline needs of an instance.
-type puzzleSpace interface{ builder.Space }
+type puzzleSpace interface{ bfs.Space }
 
 // Puzzle builds the remoteness table of a puzzle instance into out: a breadth-first search
 // from the goals (resuming from out.ckpt if asked and present; logging every completed
@@ -54,7 +56,7 @@ type puzzleSpace interface{ builder.Space }
 // once the table is in place.
 func Puzzle(ctx context.Context, in *games.Instance, out string, opt PuzzleOptions) (*PuzzleResult, error) {
 	sp, ok := in.Space.(puzzleSpace)
-	if !ok || in.Game.Kind() != games.KindPuzzle {
+	if _, isPuzzle := in.Game.(games.PuzzleGame); !ok || !isPuzzle {
 		return nil, fmt.Errorf("build: %s is not a puzzle that breadth-first search builds", in.Game.Name())
 	}
 	checkpointing := opt.Resume || opt.Checkpoint == CheckpointAlways ||
@@ -77,8 +79,8 @@ func Puzzle(ctx context.Context, in *games.Instance, out string, opt PuzzleOptio
 	if notice == nil {
 		notice = func(string) {}
 	}
-	bopt := builder.Options{Workers: opt.Workers, Progress: opt.Search}
-	var log *builder.LevelLog
+	bopt := bfs.Options{Workers: opt.Workers, Progress: opt.Search}
+	var log *levellog.Log
 	closeLog := func() {
 		if log != nil {
 			log.Close()
@@ -87,8 +89,13 @@ func Puzzle(ctx context.Context, in *games.Instance, out string, opt PuzzleOptio
 	}
 	defer closeLog()
 	if opt.Resume {
-		cp, l, err := builder.ResumeLevelLog(ckptPath, in.Key(), sp)
+		cp, l, err := levellog.Resume(ckptPath, in.Key(), sp)
 		switch {
+		case err == nil && cp == nil:
+			// Killed before its first level was whole: nothing to resume from, but the
+			// log is this build's, cut back to its header, and goes on from level 0.
+			log = l
+			notice(fmt.Sprintf("checkpoint %s holds no completed level: starting from the goal", ckptPath))
 		case err == nil:
 			bopt.Resume, log = cp, l
 			notice(fmt.Sprintf("resuming from %s after level %d", ckptPath, len(cp.Counts)-1))
@@ -99,20 +106,23 @@ func Puzzle(ctx context.Context, in *games.Instance, out string, opt PuzzleOptio
 		}
 	}
 	if log == nil && checkpointing {
-		width, err := builder.StartWidth(sp)
+		width, err := bfs.StartWidth(sp)
 		if err != nil {
 			return nil, err
 		}
-		if log, err = builder.CreateLevelLog(ckptPath, in.Key(), sp.Slots(), width); err != nil {
+		if log, err = levellog.Create(ckptPath, in.Key(), sp.Slots(), width); err != nil {
 			return nil, err
 		}
 	}
 	if log != nil {
 		bopt.AfterLevel = log.Append
 	}
-	res, err := builder.BFS(ctx, sp, bopt)
+	// The memory a log would hold is kept free even without one (as the estimate above
+	// does for a logged build): the search's optional bitsets are a speed-up only.
+	bopt.Reserve = levellog.MemoryEstimate(sp.Slots())
+	res, err := bfs.Search(ctx, sp, bopt)
 	if err != nil {
-		if log != nil && !errors.Is(err, builder.ErrCheckpoint) {
+		if log != nil && !errors.Is(err, levellog.ErrCheckpoint) {
 			return nil, fmt.Errorf("%w (run the same command with --resume to continue from the last completed level)", err)
 		}
 		return nil, err
@@ -146,7 +156,7 @@ func Puzzle(ctx context.Context, in *games.Instance, out string, opt PuzzleOptio
 // meta names the game, its parameters and the index scheme; the encoding, slot count and
 // code width are filled in here. It returns the metadata as written (with the per-code
 // counts).
-func WriteRemoteness(ctx context.Context, path string, res *builder.Result, meta format.Metadata, opt format.WriteOptions) (format.Metadata, error) {
+func WriteRemoteness(ctx context.Context, path string, res *bfs.Result, meta format.Metadata, opt format.WriteOptions) (format.Metadata, error) {
 	enc, err := values.RemotenessBits(uint64(max(res.MaxRemoteness(), 0)))
 	if err != nil {
 		return meta, err

@@ -4,20 +4,24 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/builder/levellog"
 	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/games/registry"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
 func instance(t *testing.T, game, params, index string) *games.Instance {
 	t.Helper()
-	in, err := games.Open(game, []byte(params), index)
+	in, err := registry.Open(game, []byte(params), index)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +101,7 @@ func TestResumeRefusesForeignCheckpoints(t *testing.T) {
 			}
 			rewriteHeader(t, out+".ckpt", c.edit)
 			_, err := Puzzle(context.Background(), c.into, out, PuzzleOptions{Workers: 2, Resume: true})
-			if !errors.Is(err, builder.ErrCheckpoint) || !strings.Contains(err.Error(), c.want) {
+			if !errors.Is(err, levellog.ErrCheckpoint) || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("resume: %v; want ErrCheckpoint mentioning %q", err, c.want)
 			}
 			if _, err := os.Stat(out); !os.IsNotExist(err) {
@@ -131,6 +135,50 @@ func TestResumeCompletes(t *testing.T) {
 	for i := range a {
 		if a[i] != b[i] {
 			t.Fatalf("slot %d: resumed %d, whole %d", i, a[i], b[i])
+		}
+	}
+}
+
+// TestResumeHeaderOnlyCheckpoint (issue 27, item 3): a build killed within milliseconds
+// leaves a checkpoint of its header alone, or of its header and part of level 0. A
+// resume starts from the goal, as without a checkpoint, logs its levels again and
+// gives the same table as a build run at once.
+func TestResumeHeaderOnlyCheckpoint(t *testing.T) {
+	t.Parallel()
+	in := instance(t, "slide", `{"rows":2,"cols":5,"goal":"blank-last"}`, "lex-half")
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.tsm")
+	if _, err := Puzzle(context.Background(), in, whole, PuzzleOptions{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(dir, "src.tsm")
+	interruptedBuild(t, in, src)
+	raw, err := os.ReadFile(src + ".ckpt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := 28 + int(binary.LittleEndian.Uint32(raw[8:])) // magic, key length, key, width, slots, CRC
+	for _, keep := range []int{header, header + 5} {
+		out := filepath.Join(dir, fmt.Sprintf("resumed-%d.tsm", keep))
+		if err := os.WriteFile(out+".ckpt", raw[:keep], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var notices []string
+		opt := PuzzleOptions{Workers: 2, Resume: true, Notice: func(s string) { notices = append(notices, s) },
+			Search: func(p builder.Progress) {
+				if p.Base != 0 {
+					t.Errorf("%d bytes: the search starts with %d states known", keep, p.Base)
+				}
+			}}
+		if _, err := Puzzle(context.Background(), in, out, opt); err != nil {
+			t.Fatalf("%d bytes of checkpoint: %v", keep, err)
+		}
+		if !strings.Contains(strings.Join(notices, "\n"), "starting from the goal") {
+			t.Errorf("%d bytes: notices %q", keep, notices)
+		}
+		a, b := readCodes(t, out), readCodes(t, whole)
+		if !slices.Equal(a, b) {
+			t.Fatalf("%d bytes: the resumed table differs from the whole one", keep)
 		}
 	}
 }

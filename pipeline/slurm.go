@@ -34,7 +34,7 @@ func SlurmScript(units []Unit, opt SlurmOptions) string {
 	vars := map[string]string{}
 	for _, u := range units {
 		v := "JOB_" + nonWord.ReplaceAllString(u.ID, "_")
-		args := []string{"--job-name=ts-" + u.ID, "--output=" + strings.TrimSuffix(opt.LogDir, "/") + "/%x-%j.out",
+		args := []string{"--job-name=ts-" + u.ID, "--output=" + slurmPatternLiteral(strings.TrimSuffix(opt.LogDir, "/")) + "/%x-%j.out",
 			"-c", fmt.Sprint(u.Cores), fmt.Sprintf("--mem=%dM", (u.MemBytes+(1<<20)-1)>>20),
 			"--time=" + slurmTime(u.Seconds), "--kill-on-invalid-dep=yes"}
 		var after []string
@@ -72,6 +72,12 @@ var (
 	nonWord   = regexp.MustCompile(`[^A-Za-z0-9_]`)
 	shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
 )
+
+// slurmPatternLiteral writes s for a Slurm filename pattern (--output) so that it stands
+// for itself: sbatch replaces %x, %j, … and reads "%%" as one '%'. (A backslash in a
+// pattern turns off every replacement in it; the caller's directory is passed as it is
+// and SlurmScript's callers refuse such a directory.)
+func slurmPatternLiteral(s string) string { return strings.ReplaceAll(s, "%", "%%") }
 
 // shellQuote quotes s for a POSIX shell, leaving plain words as they are.
 func shellQuote(s string) string {

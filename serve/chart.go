@@ -74,23 +74,23 @@ type panel struct {
 func DistributionSVG(info tables.Info) []byte { return drawSVG([]panel{panelOf(info)}) }
 
 // SetDistributionSVG draws the distribution of every member of a set, one panel each; a
-// sector set's panels are named by sector and follow one of all its sectors together.
+// tiered game's panels are named by tier and follow one of all its tiers together.
 func SetDistributionSVG(info tables.SetInfo) []byte {
 	var ps []panel
-	sectors := info.Totals != nil && len(info.Sectors) == len(info.Members)
-	if sectors {
+	tiers := info.Totals != nil && len(info.Tiers) == len(info.Members)
+	if tiers {
 		t := info.Totals
 		p := wdlPanel(t.WinCounts, t.LossCounts, t.Wins, t.Losses, t.Draws)
-		p.title = fmt.Sprintf("%s: all %d sectors", filepath.Base(info.Dir), len(info.Sectors))
+		p.title = fmt.Sprintf("%s: all %d %ss", filepath.Base(info.Dir), len(info.Tiers), info.TierNoun)
 		p.key = "all"
 		ps = append(ps, p)
 	}
 	for i, m := range info.Members {
 		p := panelOf(m)
 		p.title = fmt.Sprintf("%s, member %d of %d: %s", filepath.Base(info.Dir), i+1, len(info.Members), filepath.Base(m.File))
-		if sectors {
-			p.key = info.Sectors[i].Sector
-			p.title = fmt.Sprintf("%s: sector %s (%s)", filepath.Base(info.Dir), p.key, filepath.Base(m.File))
+		if tiers {
+			p.key = info.Tiers[i].Name
+			p.title = fmt.Sprintf("%s: %s %s (%s)", filepath.Base(info.Dir), info.TierNoun, p.key, filepath.Base(m.File))
 		} else {
 			p.note = fmt.Sprintf("%s %s; %s", m.Game, compactJSON(m.Params), p.note)
 		}

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/games/mill"
+	"github.com/tablesmith/tablesmith/games/registry"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/serve"
@@ -55,11 +57,17 @@ func millFixture(t testing.TB) string {
 	t.Helper()
 	millOnce.Do(func() {
 		if millDir, millErr = os.MkdirTemp("", "tablesmith-serve-mill-*"); millErr == nil {
-			plan := pipeline.MillPlan(pipeline.MaxStonesPairs(7))
+			g := mill.Game{}
+			want := []string{"4-3"}
 			if testing.Short() {
-				plan = []pipeline.Pair{{W: 3, B: 3}}
+				want = []string{"3-3"}
 			}
-			millErr = pipeline.MillSet(context.Background(), filepath.Join(millDir, "mill"), plan, pipeline.MillOptions{Workers: 2})
+			var tiers []games.Tier
+			for _, name := range want {
+				tier, _ := g.ParseTier(name)
+				tiers = append(tiers, tier)
+			}
+			millErr = pipeline.TierSet(context.Background(), g, filepath.Join(millDir, "mill"), pipeline.TierPlan(g, tiers), pipeline.TierOptions{Workers: 2})
 		}
 	})
 	if millErr != nil {
@@ -93,7 +101,7 @@ func buildFixtures() (string, error) {
 		{"hanoi.tsm", "hanoi", `{"pegs":4,"disks":5}`, ""},
 		{"hanoi3.tsm", "hanoi", `{"pegs":3,"disks":6}`, ""},
 	} {
-		in, err := games.Open(p.game, json.RawMessage(p.params), p.index)
+		in, err := registry.Open(p.game, json.RawMessage(p.params), p.index)
 		if err != nil {
 			return root, err
 		}

@@ -56,23 +56,31 @@ func ReadLines(ctx context.Context, r io.Reader, line func(b []byte, long bool),
 // readLine reads one line; for a line over MaxStateLine it returns the first 80 bytes,
 // long = true, and discards the rest of the line. The line is valid until the next read:
 // it is the reader's own buffer, or scratch for a line longer than the buffer.
+//
+// A line is whole when its newline was read, or when the input ended (io.EOF) after it.
+// A line cut short by any other error (a request body over its limit, a failed read) is
+// never returned: answering its first bytes as a state would answer a state that was
+// not sent ("12345678" of "1234567801"). Then readLine returns no line and the error.
 func readLine(r *bufio.Reader, scratch *[]byte) (line []byte, long bool, err error) {
-	chunk, isPrefix, err := r.ReadLine()
-	if !isPrefix || err != nil {
-		if len(chunk) > MaxStateLine {
-			return chunk[:80], true, err
+	chunk, err := r.ReadSlice('\n')
+	b := chunk
+	if errors.Is(err, bufio.ErrBufferFull) { // longer than the buffer: gather it in scratch
+		b = append((*scratch)[:0], chunk...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			chunk, err = r.ReadSlice('\n')
+			if len(b) <= MaxStateLine {
+				b = append(b, chunk...)
+			}
 		}
-		return chunk, false, err
+		*scratch = b
 	}
-	b := append((*scratch)[:0], chunk...)
-	for isPrefix && err == nil {
-		chunk, isPrefix, err = r.ReadLine()
-		if len(b) <= MaxStateLine {
-			b = append(b, chunk...)
-		}
+	if err == nil { // the newline was read
+		b = bytes.TrimSuffix(b, []byte{'\n'})
 	}
-	*scratch = b
-	if len(b) > MaxStateLine {
+	switch {
+	case err != nil && !errors.Is(err, io.EOF):
+		return nil, false, err
+	case len(b) > MaxStateLine:
 		return b[:80], true, err
 	}
 	return b, false, err

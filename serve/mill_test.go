@@ -115,19 +115,19 @@ func TestMillAPIList(t *testing.T) {
 		return n
 	}
 	var wins, losses uint64
-	for _, sec := range append(slices.Clone(e.Info.Sectors), *e.Info.Totals) {
+	for _, sec := range append(slices.Clone(e.Info.Tiers), *e.Info.Totals) {
 		if sum(sec.WinCounts, 1) != sec.Wins || sum(sec.LossCounts, 0) != sec.Losses ||
-			len(sec.WinCounts) != sec.MaxWin+1 || len(sec.LossCounts) != sec.MaxLoss+1 {
-			t.Errorf("sector %s: %+v", sec.Sector, sec)
+			len(sec.WinCounts) != orMinus1(sec.MaxWin)+1 || len(sec.LossCounts) != orMinus1(sec.MaxLoss)+1 {
+			t.Errorf("sector %s: %+v", sec.Name, sec)
 		}
-		if sec.Sector != "all" {
+		if sec.Name != "all" {
 			wins, losses = wins+sec.Wins, losses+sec.Losses
 		}
 	}
 	if wins != e.Info.Totals.Wins || losses != e.Info.Totals.Losses {
 		t.Errorf("totals %+v, the sectors add up to %d wins, %d losses", e.Info.Totals, wins, losses)
 	}
-	if s := e.Info.Sectors[slices.IndexFunc(e.Info.Sectors, func(s tables.SectorSummary) bool { return s.Sector == "3-3" })]; s.WinCounts[25] == 0 || s.LossCounts[26] == 0 {
+	if s := e.Info.Tiers[slices.IndexFunc(e.Info.Tiers, func(s tables.TierSummary) bool { return s.Name == "3-3" })]; s.WinCounts[25] == 0 || s.LossCounts[26] == 0 {
 		t.Errorf("sector 3-3 has no win in 25 or loss in 26: %+v", s)
 	}
 }
@@ -142,7 +142,7 @@ func TestMillAPIProbe(t *testing.T) {
 		t.Fatalf("%d %v: %s", code, err, body)
 	}
 	if p.Value != "win" || *p.Remoteness != 1 || p.Moves[0].Move != "14-2x9" || p.Moves[0].State != "" || p.Moves[0].Value != "loss" ||
-		!slices.Equal(p.Path, []string{millWin, "14-2x9", "(the opponent has 2 stones left)"}) {
+		!slices.Equal(p.Path, []string{millWin, "14-2x9", "(the game is over)"}) {
 		t.Fatalf("the win in 1: %s", body)
 	}
 	p.check(t, s, true)
@@ -154,9 +154,21 @@ func TestMillAPIProbe(t *testing.T) {
 		t.Fatalf("%s: %d %v: %s", start, code, err, body)
 	}
 	p.check(t, s, true)
-	// Moves are always given for a game (they are how its position is read); moves=0 too.
-	if code, _, body = get(t, probeURL(ts.URL, "mill", millWin, "moves=0")); code != 200 || !strings.Contains(body, `"move":"14-2x9"`) {
-		t.Errorf("moves=0: %d %s", code, body)
+}
+
+// TestMillAPIProbeFields: the fields in their fixed order (as the README shows them); a
+// move that ends the game has no state (not "state":""); moves=0 leaves the moves out, as
+// for every table (issue 27).
+func TestMillAPIProbeFields(t *testing.T) {
+	t.Parallel()
+	_, ts := newServer(t, serve.Options{}, millFixture(t))
+	const head = `{"state":"` + millWin + `","value":"win","remoteness":1,"moves":[{"move":"14-2x9","value":"loss","remoteness":0},{"move":`
+	if code, _, body := get(t, probeURL(ts.URL, "mill", millWin)); code != 200 || !strings.HasPrefix(body, head) || strings.Contains(body, `"state":""`) {
+		t.Errorf("the win in 1: %d %s\nwant it to start %s", code, body, head)
+	}
+	want := `{"state":"` + millWin + `","value":"win","remoteness":1}`
+	if code, _, body := get(t, probeURL(ts.URL, "mill", millWin, "moves=0")); code != 200 || strings.TrimSpace(body) != want {
+		t.Errorf("moves=0: %d %s, want %s", code, body, want)
 	}
 }
 
@@ -165,9 +177,9 @@ func TestMillAPIProbe(t *testing.T) {
 // without sector 3-4 (-short), a position of sector 3-3 won in 9 to 15 plies.
 func millLongWin(t *testing.T, s *tables.Set) string {
 	t.Helper()
-	tab, capture := s.Sector("3-4")
+	tab, capture := s.Tier("3-4")
 	if !capture {
-		tab, _ = s.Sector("3-3")
+		tab, _ = s.Tier("3-3")
 	}
 	for slot := range tab.Domain().Slots() {
 		a, err := tab.SlotAnswer(slot)
@@ -258,7 +270,7 @@ func TestMillChart(t *testing.T) {
 	bs := bars(t, svg)
 	// A panel of all the sectors, then one per sector: wins by remoteness (odd), losses
 	// (even), one bar of draws; heights in proportion to the counts.
-	for _, sec := range append([]tables.SectorSummary{*info.Totals}, info.Sectors...) {
+	for _, sec := range append([]tables.TierSummary{*info.Totals}, info.Tiers...) {
 		count := map[string]func(int) uint64{
 			"win":  func(r int) uint64 { return at(sec.WinCounts, r) },
 			"loss": func(r int) uint64 { return at(sec.LossCounts, r) },
@@ -267,9 +279,9 @@ func TestMillChart(t *testing.T) {
 		var panel []svgBar
 		var top svgBar // the tallest bar sets the panel's scale
 		for _, b := range bs {
-			if c, ok := count[b.value]; b.panel == sec.Sector {
+			if c, ok := count[b.value]; b.panel == sec.Name {
 				if !ok || b.lo != b.hi || b.value == "win" && b.lo%2 != 1 || b.value == "loss" && b.lo%2 != 0 || c(b.lo) == 0 {
-					t.Fatalf("panel %s: bar %+v", sec.Sector, b)
+					t.Fatalf("panel %s: bar %+v", sec.Name, b)
 				}
 				if panel = append(panel, b); b.height > top.height && !b.broken {
 					top = b
@@ -280,16 +292,16 @@ func TestMillChart(t *testing.T) {
 		for _, b := range panel {
 			c, ctop := float64(count[b.value](b.lo)), float64(count[top.value](top.lo))
 			if want := top.height * c / ctop; b.broken != (b.value == "draw" && want > 2*top.height) || !b.broken && (b.height < want-0.02 || b.height > want+0.02) {
-				t.Errorf("panel %s: bar %+v, want height %.2f", sec.Sector, b, want)
+				t.Errorf("panel %s: bar %+v, want height %.2f", sec.Name, b, want)
 			}
 			seen[b.value]++
 		}
 		if seen["draw"] != 1 || seen["win"] != nonZero(sec.WinCounts) || seen["loss"] != nonZero(sec.LossCounts) {
-			t.Errorf("panel %s: bars %v, counts %+v", sec.Sector, seen, sec)
+			t.Errorf("panel %s: bars %v, counts %+v", sec.Name, seen, sec)
 		}
 	}
 	// A sector file alone: the same bars as its panel in the set.
-	tab, _ := s.Sector("3-3")
+	tab, _ := s.Tier("3-3")
 	var want []svgBar
 	for _, b := range bs {
 		if b.panel == "3-3" {
@@ -305,7 +317,7 @@ func TestMillChart(t *testing.T) {
 	if code, ctype, body := get(t, ts.URL+"/api/v1/tables/mill/chart.svg"); code != 200 || ctype != "image/svg+xml" || body != string(svg) {
 		t.Errorf("chart.svg: %d %s, %d bytes, want the set's %d", code, ctype, len(body), len(svg))
 	}
-	for _, legend := range []string{">win</text>", ">loss</text>", ">draw</text>", fmt.Sprintf("all %d sectors", len(info.Sectors))} {
+	for _, legend := range []string{">win</text>", ">loss</text>", ">draw</text>", fmt.Sprintf("all %d sectors", len(info.Tiers))} {
 		if !strings.Contains(string(svg), legend) {
 			t.Errorf("the chart lacks %q", legend)
 		}
@@ -326,4 +338,12 @@ func nonZero(c []uint64) (n int) {
 		}
 	}
 	return n
+}
+
+// orMinus1 is an optional longest win or loss, -1 for none.
+func orMinus1(r *int) int {
+	if r == nil {
+		return -1
+	}
+	return *r
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
@@ -57,6 +58,9 @@ func (s *Server) add(path string, top bool) error {
 			return fmt.Errorf("serve: %s holds no table file (*.tsm) and no set", path)
 		}
 	case st.IsDir():
+		if err := CheckNotSetDir(path); err != nil {
+			return fmt.Errorf("serve: %w", err)
+		}
 		return fmt.Errorf("serve: %s is a directory but not a set", path)
 	default:
 		t, err := tables.Open(path)
@@ -72,7 +76,7 @@ func (s *Server) addTable(path string, t *tables.Table) {
 	info := t.Info()
 	info.File = filepath.Base(info.File) // no server paths in answers
 	in := t.Instance()
-	s.insert(&entry{Name: s.uniqueName(path), Kind: in.Game.Kind(), Game: in.Game.Name(), Params: info.Params,
+	s.insert(&entry{Name: s.uniqueName(path), Kind: games.KindOf(in.Game), Game: in.Game.Name(), Params: info.Params,
 		Info: info, src: t, chart: DistributionSVG(info)})
 }
 
@@ -85,7 +89,7 @@ func (s *Server) addSet(path string, set *tables.Set) {
 	e := &entry{Name: s.uniqueName(path), Set: true, Info: info, src: set, chart: SetDistributionSVG(info)}
 	if ts := set.Tables(); len(ts) > 0 {
 		in := ts[0].Instance()
-		e.Kind, e.Game, e.Params = in.Game.Kind(), in.Game.Name(), info.Members[0].Params
+		e.Kind, e.Game, e.Params = games.KindOf(in.Game), in.Game.Name(), info.Members[0].Params
 	}
 	if m := set.PDBManifest(); m != nil { // the board, not the first group's tiles
 		e.Params, _ = json.Marshal(struct {
@@ -94,14 +98,8 @@ func (s *Server) addSet(path string, set *tables.Set) {
 			Goal string `json:"goal"`
 		}{m.Rows, m.Cols, m.Goal})
 	}
-	if m := set.SectorManifest(); m != nil { // the sectors, not the first one's stones
-		names := make([]string, len(m.Sectors))
-		for i, si := range m.Sectors {
-			names[i] = si.Sector
-		}
-		e.Params, _ = json.Marshal(struct {
-			Sectors []string `json:"sectors"`
-		}{names})
+	if g := set.Tiered(); g != nil { // the tiers, not the first one's parameters
+		e.Params, _ = json.Marshal(map[string][]string{g.TierNoun() + "s": set.TierNames()})
 	}
 	s.insert(e)
 }

@@ -2,8 +2,12 @@ package serve
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -22,7 +26,33 @@ func OpenSource(path string) (Source, error) {
 	if tables.IsSet(path) {
 		return tables.OpenSet(path)
 	}
+	if err := CheckNotSetDir(path); err != nil {
+		return nil, err
+	}
 	return tables.Open(path)
+}
+
+// IsTwoPlayer reports whether src is a two-player game's set, whose positions `query`
+// answers with their moves (ProbeOptions.Moves): a game position is read through them.
+func IsTwoPlayer(src Source) bool {
+	s, ok := src.(*tables.Set)
+	return ok && s.Tiered() != nil
+}
+
+// CheckNotSetDir returns an error naming the missing manifest when path is a directory
+// without one (a set that was never assembled, or a wrong path), so that opening it as
+// a table file does not say only that it is "not a regular file". Anything else is
+// left to the opener to report.
+func CheckNotSetDir(path string) error {
+	st, err := os.Stat(path)
+	if err != nil || !st.IsDir() {
+		return nil
+	}
+	m := filepath.Join(path, tables.ManifestName)
+	if _, err := os.Lstat(m); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s is not a table set: %s is missing", path, m)
+	}
+	return nil
 }
 
 // Result is one probe's answer, the object `tablesmith query --json` prints and the API
@@ -30,21 +60,57 @@ func OpenSource(path string) (Source, error) {
 // reaches the goal (or the plies of a won or lost game position), "reachable":false for
 // one that cannot, bound for a pattern database, value ("win", "loss", "draw") for a
 // two-player position, path with ProbeOptions.Path, error for a state that cannot be
-// answered, and moves with ProbeOptions.Moves. Moves comes last, so that a result without
-// moves is a prefix of the same result with them.
+// answered, and moves with ProbeOptions.Moves. The fields come in one fixed order — move,
+// state, value, remoteness, bound, reachable, path, error, moves — and moves comes last,
+// so that a result without moves is a prefix of the same result with them. A two-player
+// move that ends the game (the opponent keeps 2 stones) leads to no position: it has no
+// state field at all (see MarshalJSON).
 type Result struct {
 	Move       string   `json:"move,omitempty"` // a two-player move leading to State (in Moves)
 	State      string   `json:"state"`
+	Value      string   `json:"value,omitempty"`
 	Remoteness *int     `json:"remoteness,omitempty"`
 	Bound      *int     `json:"bound,omitempty"`
 	Reachable  *bool    `json:"reachable,omitempty"`
-	Value      string   `json:"value,omitempty"`
 	Path       []string `json:"path,omitempty"`
 	Error      string   `json:"error,omitempty"`
 	Moves      []Result `json:"moves,omitempty"`
 
 	err  error  // what Error says, for the HTTP status
 	rank [2]int // the sort key of a move: better moves first
+}
+
+// resultFields and endMoveFields are Result without its methods: the first as it is, the
+// second without the state of a move that ends the game. (Conversions between them
+// ignore the tags.)
+type (
+	resultFields  Result
+	endMoveFields struct {
+		Move       string   `json:"move,omitempty"`
+		State      string   `json:"-"`
+		Value      string   `json:"value,omitempty"`
+		Remoteness *int     `json:"remoteness,omitempty"`
+		Bound      *int     `json:"bound,omitempty"`
+		Reachable  *bool    `json:"reachable,omitempty"`
+		Path       []string `json:"path,omitempty"`
+		Error      string   `json:"error,omitempty"`
+		Moves      []Result `json:"moves,omitempty"`
+
+		err  error
+		rank [2]int
+	}
+)
+
+// endsGame reports a move with no position after it: the move ended the game.
+func (r *Result) endsGame() bool { return r.Move != "" && r.State == "" }
+
+// MarshalJSON writes r as encoding/json writes its fields, leaving out the state of a
+// move that ends the game. AppendJSON writes the same bytes faster.
+func (r Result) MarshalJSON() ([]byte, error) {
+	if r.endsGame() {
+		return json.Marshal(endMoveFields(r))
+	}
+	return json.Marshal(resultFields(r))
 }
 
 // Err is the error the result reports (nil when Error is empty).
@@ -77,7 +143,7 @@ func failed(state string, err error) Result {
 // error, so that a stream of states goes on after a bad one.
 func Probe(src Source, state string, opt ProbeOptions) Result {
 	state = strings.TrimSpace(state)
-	if set, ok := src.(*tables.Set); ok && set.SectorManifest() != nil {
+	if set, ok := src.(*tables.Set); ok && set.Tiered() != nil {
 		return probeGame(set, state, opt)
 	}
 	a, err := src.Lookup(state)
@@ -170,16 +236,19 @@ func moves(src Source, state string) ([]Result, error) {
 	return out, nil
 }
 
-// probeGame answers a position of a two-player game's sector set: its value, every legal
-// move with the value of the position it leads to (for the opponent), best first — always,
-// since a game position is read through its moves — and with opt.Path the principal line
-// to the end of the game (positions and the moves between them).
+// probeGame answers a position of a two-player game's sector set: its value, with
+// opt.Moves every legal move with the value of the position it leads to (for the
+// opponent), best first, and with opt.Path the principal line to the end of the game
+// (positions and the moves between them).
 func probeGame(s *tables.Set, state string, opt ProbeOptions) Result {
 	a, ms, err := s.Moves(state)
 	if err != nil {
 		return failed(state, err)
 	}
 	r := resultOf(a)
+	if !opt.Moves {
+		ms = nil
+	}
 	r.Moves = make([]Result, 0, len(ms))
 	for _, m := range ms {
 		mr := resultOf(m.Answer)

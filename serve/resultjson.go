@@ -14,7 +14,14 @@ func (r *Result) AppendJSON(b []byte) []byte {
 		b = appendJSONString(append(b, `"move":`...), r.Move)
 		b = append(b, ',')
 	}
-	b = appendJSONString(append(b, `"state":`...), r.State)
+	if r.endsGame() {
+		b = b[:len(b)-1] // the comma after "move"
+	} else {
+		b = appendJSONString(append(b, `"state":`...), r.State)
+	}
+	if r.Value != "" {
+		b = appendJSONString(append(b, `,"value":`...), r.Value)
+	}
 	if r.Remoteness != nil {
 		b = strconv.AppendInt(append(b, `,"remoteness":`...), int64(*r.Remoteness), 10)
 	}
@@ -23,9 +30,6 @@ func (r *Result) AppendJSON(b []byte) []byte {
 	}
 	if r.Reachable != nil {
 		b = strconv.AppendBool(append(b, `,"reachable":`...), *r.Reachable)
-	}
-	if r.Value != "" {
-		b = appendJSONString(append(b, `,"value":`...), r.Value)
 	}
 	if len(r.Path) > 0 {
 		b = append(b, `,"path":[`...)

@@ -24,6 +24,9 @@ func TestAppendJSONMatchesMarshal(t *testing.T) {
 		{State: "\xff\xfe invalid utf-8", Error: "Mühle \u2028 separator"},
 		{State: "", Error: "empty"},
 		{Move: "a\"b\\c", State: "\t"},
+		{Move: "14-2x9", Value: "loss", Remoteness: intp(0)}, // it ends the game: no state
+		{State: "W.W.....B.B..W......B... W", Value: "win", Remoteness: intp(1),
+			Moves: []Result{{Move: "14-2x9", Value: "loss", Remoteness: intp(0)}, {Move: "14-10", State: "x", Value: "loss", Remoteness: intp(14)}}},
 	}
 	for _, r := range cases {
 		want, err := json.Marshal(r)
@@ -33,6 +36,12 @@ func TestAppendJSONMatchesMarshal(t *testing.T) {
 		if got := r.AppendJSON(nil); string(got) != string(want) {
 			t.Errorf("AppendJSON = %s\njson.Marshal = %s", got, want)
 		}
+	}
+	// The fixed order, and no state for the move that ends the game.
+	r := cases[len(cases)-1]
+	want := `{"state":"W.W.....B.B..W......B... W","value":"win","remoteness":1,"moves":[{"move":"14-2x9","value":"loss","remoteness":0},{"move":"14-10","state":"x","value":"loss","remoteness":14}]}`
+	if got := string(r.AppendJSON(nil)); got != want {
+		t.Errorf("AppendJSON = %s\nwant %s", got, want)
 	}
 }
 

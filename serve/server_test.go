@@ -290,6 +290,30 @@ func TestProbeStreamTooLarge(t *testing.T) {
 	}
 }
 
+// TestProbeStreamCutLine: a chunked body over the cap that ends in the middle of a line
+// answers every whole line, then the error, never the cut line: here the cap leaves
+// "123456780" of "1234567800", a valid state that was not sent (issue 27).
+func TestProbeStreamCutLine(t *testing.T) {
+	t.Parallel()
+	const line, whole = "1234567800\n", 50
+	_, ts := newServer(t, serve.Options{MaxBodyBytes: int64(whole*len(line) + 9)})
+	pr, pw := io.Pipe()
+	go func() { pw.Write([]byte(strings.Repeat(line, 200))); pw.Close() }()
+	code, _, body := do(t, "POST", ts.URL+"/api/v1/tables/eight/probe?moves=0", pr)
+	lines := ndjson(t, body)
+	if code != 200 || len(lines) != whole+1 {
+		t.Fatalf("%d, %d lines, want %d answers and the error:\n%s", code, len(lines), whole, body)
+	}
+	for _, l := range lines[:whole] {
+		if l["state"] != "1234567800" || l["error"] == nil || l["remoteness"] != nil {
+			t.Fatalf("a whole line answered %v", l)
+		}
+	}
+	if last := lines[whole]; last["state"] != nil || !strings.Contains(fmt.Sprint(last["error"]), "larger than") {
+		t.Fatalf("the last line is %v, want the body's error", last)
+	}
+}
+
 // TestProbeStreamIsIncremental sends one state at a time and reads its answer before
 // sending the next: the server answers as the body arrives.
 func TestProbeStreamIsIncremental(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tablesmith/tablesmith/format"
-	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/games/registry"
 	"github.com/tablesmith/tablesmith/tables"
 	"github.com/tablesmith/tablesmith/values"
 )
@@ -117,7 +117,7 @@ func TestNeighborsAreNormalized(t *testing.T) {
 		{format.Metadata{Game: "slide", Index: "lex-half", Params: []byte(`{"rows":3,"cols":4}`)}, "1,2,3,4,5,6,7,8,9,10,0,11"},
 		{format.Metadata{Game: "hanoi", Index: "classes", Params: []byte(`{"pegs":4,"disks":6}`)}, "0, 1, 2, 3, 1, 0"},
 	} {
-		in, err := games.Open(c.meta.Game, c.meta.Params, c.meta.Index)
+		in, err := registry.Open(c.meta.Game, c.meta.Params, c.meta.Index)
 		if err != nil {
 			t.Fatal(err)
 		}

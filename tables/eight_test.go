@@ -7,9 +7,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/builder/bfs"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/games/registry"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/index"
 	"github.com/tablesmith/tablesmith/pipeline"
@@ -18,13 +19,13 @@ import (
 )
 
 // buildEight builds and writes an 8-puzzle table and opens it.
-func buildEight(t *testing.T, scheme, goal string, workers int) (*builder.Result, *tables.Table) {
+func buildEight(t *testing.T, scheme, goal string, workers int) (*bfs.Result, *tables.Table) {
 	t.Helper()
 	sp, err := slide.NewSpace(slide.Params{Rows: 3, Cols: 3, Goal: goal, Index: scheme})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := builder.BFS(context.Background(), sp, builder.Options{Workers: workers})
+	res, err := bfs.Search(context.Background(), sp, bfs.Options{Workers: workers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func TestLookupErrors(t *testing.T) {
 // mustInstance recreates an instance from the registry as table metadata names it.
 func mustInstance(t *testing.T, game, params, index string) *games.Instance {
 	t.Helper()
-	in, err := games.Open(game, []byte(params), index)
+	in, err := registry.Open(game, []byte(params), index)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/values"
 )
 
@@ -46,7 +47,7 @@ type Info struct {
 // Info summarises the table from its metadata.
 func (t *Table) Info() Info {
 	info := Info{
-		File: t.path, Game: t.meta.Game, Kind: t.in.Game.Kind(), Params: orEmpty(t.meta.Params),
+		File: t.path, Game: t.meta.Game, Kind: games.KindOf(t.in.Game), Params: orEmpty(t.meta.Params),
 		Index: t.meta.Index, Encoding: t.meta.Encoding, Slots: t.meta.Slots,
 		Bytes: t.r.FileSize(), CodeBits: t.meta.CodeBits, Blocks: t.r.Blocks(),
 		SlotsPerBlock: t.r.SlotsPerBlock(), FormatVersion: t.r.Version(), Build: t.meta.Build,

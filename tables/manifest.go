@@ -19,7 +19,7 @@ import (
 // lists its member files. The builder writes the manifest last (and atomically), so a set
 // whose manifest is present is complete.
 const (
-	ManifestName       = "manifest.json"
+	ManifestName       = format.ManifestName
 	PDBManifestFormat  = "tablesmith-pdb-set"
 	PDBManifestVersion = 1
 )

@@ -12,10 +12,9 @@ import (
 	"slices"
 	"sync/atomic"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/internal/parallel"
 	"github.com/tablesmith/tablesmith/values"
 )
 
@@ -233,58 +232,61 @@ func copyPacked(r *format.Reader, n uint64, data []byte, fileBits, bits uint, co
 	spb := uint64(r.SlotsPerBlock())
 	perBlock := spb * uint64(bits) / 8 // whole bytes, checked by the caller
 	runBlocks := pdbRunBlocks
-	runs := (r.Blocks() + runBlocks - 1) / runBlocks
-	var next atomic.Int64
-	var eg errgroup.Group
-	for w := range counts {
-		cnt := make([]uint64, 1<<bits)
-		counts[w] = cnt
-		eg.Go(func() error {
-			var buf []byte
-			var hist [4][256]uint64
-			for {
-				run := int(next.Add(1) - 1)
-				if run >= runs {
-					break
-				}
-				for b := run * runBlocks; b < min(run*runBlocks+runBlocks, r.Blocks()); b++ {
-					slots := min(spb, n-uint64(b)*spb)
-					start := uint64(b) * perBlock
-					if fileBits != bits {
-						packed, err := r.PackedBlock(b, buf)
-						if err != nil {
-							return err
-						}
-						buf = packed
-						widen(data[start:], packed, slots, fileBits, bits, cnt, &hist[0])
-						continue
-					}
-					end := start + uint64(r.PackedBlockBytes(b))
-					room := end
-					if b+1 < run*runBlocks+runBlocks {
-						room = min(start+2*perBlock, uint64(len(data)))
-					}
-					packed := data[start:end:room]
-					if err := r.PackedBlockInto(b, packed); err != nil {
-						return err
-					}
-					countPacked(packed, slots, bits, cnt, &hist)
-				}
-			}
-			mask := uint64(1)<<bits - 1
-			for v := range 256 {
-				h := hist[0][v] + hist[1][v] + hist[2][v] + hist[3][v]
-				if h == 0 {
-					continue
-				}
-				for sh := uint(0); sh < 8; sh += bits {
-					cnt[uint64(v)>>sh&mask] += h
-				}
-			}
-			return nil
-		})
+	// One worker per element of counts, each with its histogram of whole bytes (folded
+	// into its counts at the end) and its buffer; a unit of work is a run of blocks.
+	type worker struct {
+		cnt  []uint64
+		buf  []byte
+		hist [4][256]uint64
 	}
-	return eg.Wait()
+	workers := make([]*worker, len(counts))
+	for w := range counts {
+		counts[w] = make([]uint64, 1<<bits)
+		workers[w] = &worker{cnt: counts[w]}
+	}
+	err := parallel.ForWorkers(context.Background(), workers, uint64(r.Blocks()), uint64(runBlocks), func(wk *worker, lo, hi uint64) error {
+		runEnd := int(lo) + runBlocks
+		for b := int(lo); b < int(hi); b++ {
+			slots := min(spb, n-uint64(b)*spb)
+			start := uint64(b) * perBlock
+			if fileBits != bits {
+				packed, err := r.PackedBlock(b, wk.buf)
+				if err != nil {
+					return err
+				}
+				wk.buf = packed
+				widen(data[start:], packed, slots, fileBits, bits, wk.cnt, &wk.hist[0])
+				continue
+			}
+			end := start + uint64(r.PackedBlockBytes(b))
+			room := end
+			if b+1 < runEnd {
+				room = min(start+2*perBlock, uint64(len(data)))
+			}
+			packed := data[start:end:room]
+			if err := r.PackedBlockInto(b, packed); err != nil {
+				return err
+			}
+			countPacked(packed, slots, bits, wk.cnt, &wk.hist)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	mask := uint64(1)<<bits - 1
+	for _, wk := range workers {
+		for v := range 256 {
+			h := wk.hist[0][v] + wk.hist[1][v] + wk.hist[2][v] + wk.hist[3][v]
+			if h == 0 {
+				continue
+			}
+			for sh := uint(0); sh < 8; sh += bits {
+				wk.cnt[uint64(v)>>sh&mask] += h
+			}
+		}
+	}
+	return nil
 }
 
 // countPacked counts the slots codes of bits bits packed in p: those in whole bytes by
@@ -365,51 +367,50 @@ func repack(r *format.Reader, t *pdbTable, g *slide.PDBGroup, path string, fileE
 	// Decode on several goroutines in chunks of whole bytes (and of many blocks, so that
 	// Codes reuses its buffer), recounting the codes.
 	const chunk = 1 << 20
-	var next atomic.Uint64
-	eg, ctx := errgroup.WithContext(context.Background())
+	type worker struct {
+		codes []uint32
+		cnt   []uint64
+		cells [32]uint8
+	}
+	workers := make([]*worker, len(counts))
 	for w := range counts {
-		eg.Go(func() error {
-			codes := make([]uint32, chunk)
-			cnt := make([]uint64, maxCode+1)
-			var cells [32]uint8
-			for {
-				lo := next.Add(chunk) - chunk
-				if lo >= n || ctx.Err() != nil {
-					break
-				}
-				buf := codes[:min(chunk, n-lo)]
-				if err := r.Codes(buf, lo); err != nil {
-					return err
-				}
-				for i, c := range buf {
-					if int(c) > maxCode {
-						return fmt.Errorf("%s: code %d above the largest counted %d: %w", path, c, maxCode, format.ErrCorrupt)
-					}
-					cnt[c]++
-					x := c
-					if fileExcess != t.excess { // convert through the value
-						e := lo + uint64(i)
-						g.Unrank(e, cells[:])
-						md := uint32(g.MD(cells[:]))
-						if fileExcess {
-							x = md + 2*c
-						} else if c < md || (c-md)&1 != 0 {
-							return fmt.Errorf("%s: entry %d has value %d, below or off the parity of its Manhattan distance %d: %w",
-								path, e, c, md, format.ErrCorrupt)
-						} else {
-							x = (c - md) / 2
-						}
-					}
-					x = min(x, uint32(t.mask)) // PackNibbles and PackCrumbs cap; the other forms fit
-					e := lo + uint64(i)
-					t.data[e>>t.shift] |= uint8(x) << ((e & (per - 1)) * uint64(bitsPer))
+		counts[w] = make([]uint64, maxCode+1)
+		workers[w] = &worker{cnt: counts[w]}
+	}
+	return parallel.ForWorkers(context.Background(), workers, n, chunk, func(wk *worker, lo, hi uint64) error {
+		if wk.codes == nil {
+			wk.codes = make([]uint32, chunk) // on the worker's goroutine, only if it gets work
+		}
+		codes, cnt, cells := wk.codes, wk.cnt, &wk.cells
+		buf := codes[:hi-lo]
+		if err := r.Codes(buf, lo); err != nil {
+			return err
+		}
+		for i, c := range buf {
+			if int(c) > maxCode {
+				return fmt.Errorf("%s: code %d above the largest counted %d: %w", path, c, maxCode, format.ErrCorrupt)
+			}
+			cnt[c]++
+			x := c
+			if fileExcess != t.excess { // convert through the value
+				e := lo + uint64(i)
+				g.Unrank(e, cells[:])
+				md := uint32(g.MD(cells[:]))
+				if fileExcess {
+					x = md + 2*c
+				} else if c < md || (c-md)&1 != 0 {
+					return fmt.Errorf("%s: entry %d has value %d, below or off the parity of its Manhattan distance %d: %w",
+						path, e, c, md, format.ErrCorrupt)
+				} else {
+					x = (c - md) / 2
 				}
 			}
-			counts[w] = cnt
-			return nil
-		})
-	}
-	return eg.Wait()
+			x = min(x, uint32(t.mask)) // PackNibbles and PackCrumbs cap; the other forms fit
+			e := lo + uint64(i)
+			t.data[e>>t.shift] |= uint8(x) << ((e & (per - 1)) * uint64(bitsPer))
+		}
+		return nil
+	})
 }
 
 // Rows returns the board's rows.

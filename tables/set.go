@@ -11,17 +11,16 @@ import (
 	"github.com/tablesmith/tablesmith/values"
 )
 
-// Set is an open directory of tables with a manifest — a pattern-database set (one file
-// per group of tiles) today, a two-player game's sector set next — that routes each state
-// to the files that answer it. It is safe for concurrent use.
+// Set is an open directory of tables with a manifest (format.Manifest) — a
+// pattern-database set (one file per group of tiles) or a tiered two-player game's set
+// (one file per tier) — that routes each state to the files that answer it. It is safe
+// for concurrent use.
 type Set struct {
-	dir      string
-	format   string
-	pdb      *PDBManifest
-	sectors  *SectorManifest
-	bySector map[string]*Table
-	router   sectorRouter
-	members  []*Table
+	dir     string
+	m       *format.Manifest
+	pdb     *PDBManifest
+	tiers   *tierSet
+	members []*Table
 }
 
 // IsSet reports whether path is a directory holding a set's manifest.
@@ -38,59 +37,103 @@ func IsSet(path string) bool {
 // file and checks it is the table the manifest names. A damaged file or manifest is an
 // error wrapping format.ErrCorrupt; a missing one wraps os.ErrNotExist and names it.
 func OpenSet(dir string) (*Set, error) {
-	b, path, err := readManifestFile(dir)
+	m, err := format.ReadManifest(dir)
 	if err != nil {
+		return nil, fmt.Errorf("tables: %w", err)
+	}
+	s := &Set{dir: dir, m: m}
+	switch m.Kind {
+	case format.SetPDB:
+		err = s.openPDBSet()
+	case format.SetTiers:
+		err = s.openTierSet(m)
+	}
+	if err != nil {
+		s.Close()
 		return nil, err
-	}
-	var head struct {
-		Format string `json:"format"`
-	}
-	if err := json.Unmarshal(b, &head); err != nil {
-		return nil, fmt.Errorf("tables: %s: %v: %w", path, err, format.ErrCorrupt)
-	}
-	s := &Set{dir: dir, format: head.Format}
-	switch head.Format {
-	case PDBManifestFormat:
-		if s.pdb, err = ReadPDBManifest(dir); err != nil {
-			return nil, err
-		}
-		for gi, g := range s.pdb.Groups {
-			t, err := s.openMember(g.File)
-			if err == nil {
-				if err = checkMember(s.pdb, g, t.Meta()); err != nil {
-					t.Close()
-				}
-			}
-			if err != nil {
-				s.Close()
-				return nil, fmt.Errorf("tables: pattern database group %d %v: %w", gi+1, g.Tiles, err)
-			}
-			s.members = append(s.members, t)
-		}
-	case SectorManifestFormat:
-		if err := s.openSectorSet(); err != nil {
-			s.Close()
-			return nil, err
-		}
-	default:
-		return nil, fmt.Errorf("tables: %s: unknown set format %q (this tablesmith reads %s, %s): %w",
-			path, head.Format, PDBManifestFormat, SectorManifestFormat, format.ErrCorrupt)
 	}
 	return s, nil
 }
 
-func (s *Set) openMember(name string) (*Table, error) {
-	if err := checkMemberName(name); err != nil {
+// openPDBSet opens every group of a pattern-database set.
+func (s *Set) openPDBSet() error {
+	var err error
+	if s.pdb, err = ReadPDBManifest(s.dir); err != nil {
+		return err
+	}
+	for gi, g := range s.pdb.Groups {
+		if gi >= len(s.m.Members) || s.m.Members[gi].File != g.File {
+			return fmt.Errorf("tables: %s: group %d is not member %d: %w", s.manifestPath(), gi+1, gi+1, format.ErrCorrupt)
+		}
+		t, err := s.openMember(s.m.Members[gi])
+		if err == nil {
+			if err = checkMember(s.pdb, g, t.Meta()); err != nil {
+				t.Close()
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("tables: pattern database group %d %v: %w", gi+1, g.Tiles, err)
+		}
+		s.members = append(s.members, t)
+	}
+	return nil
+}
+
+// manifestPath is the set's manifest file, for messages.
+func (s *Set) manifestPath() string { return filepath.Join(s.dir, ManifestName) }
+
+// openMember opens a member file, checking its size against the manifest (a negative
+// size: not recorded).
+func (s *Set) openMember(x format.Member) (*Table, error) {
+	if err := format.CheckMemberFile(x.File); err != nil {
 		return nil, fmt.Errorf("%v: %w", err, format.ErrCorrupt)
 	}
-	return Open(filepath.Join(s.dir, name))
+	t, err := Open(filepath.Join(s.dir, x.File))
+	if err != nil {
+		return nil, err
+	}
+	if x.Bytes >= 0 && t.r.FileSize() != x.Bytes {
+		t.Close()
+		return nil, fmt.Errorf("tables: %s has %d bytes, the manifest says %d: %w", t.File(), t.r.FileSize(), x.Bytes, format.ErrCorrupt)
+	}
+	return t, nil
+}
+
+// CheckMembers checks every member file's size and SHA-256 against the manifest (the
+// members' own checksums are Verify's).
+func (s *Set) CheckMembers() error {
+	for i, t := range s.members {
+		if err := s.checkMemberSum(s.m.Members[i].Name, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkMemberSum checks a member's SHA-256 against the manifest.
+func (s *Set) checkMemberSum(name string, t *Table) error {
+	x, ok := s.m.Member(name)
+	if !ok || x.SHA256 == "" {
+		return nil // a set from before sums were recorded
+	}
+	sum, err := format.FileSHA256(t.File())
+	if err != nil {
+		return err
+	}
+	if sum != x.SHA256 {
+		return fmt.Errorf("%s: SHA-256 %s, the manifest says %s: %w", t.File(), sum, x.SHA256, format.ErrCorrupt)
+	}
+	return nil
 }
 
 // Dir is the set's directory.
 func (s *Set) Dir() string { return s.dir }
 
-// Format is the manifest's format name (e.g. PDBManifestFormat).
-func (s *Set) Format() string { return s.format }
+// Kind is the set's kind: format.SetPDB or format.SetTiers.
+func (s *Set) Kind() string { return s.m.Kind }
+
+// Manifest returns the set's manifest.
+func (s *Set) Manifest() *format.Manifest { return s.m }
 
 // Tables returns the member tables in the manifest's order.
 func (s *Set) Tables() []*Table { return append([]*Table(nil), s.members...) }
@@ -114,8 +157,9 @@ func (s *Set) Close() error {
 // heuristic: the sum of every group's lower bound (Outcome Bound); for a sector set, the
 // value from the position's sector.
 func (s *Set) Lookup(state string) (Answer, error) {
-	if s.sectors != nil {
-		return s.lookupSector(state)
+	if s.tiers != nil {
+		a, _, err := s.lookupTier(state)
+		return a, err
 	}
 	sum := Answer{Outcome: values.Bound}
 	for i, t := range s.members {
@@ -135,12 +179,15 @@ func (s *Set) Lookup(state string) (Answer, error) {
 // sector set, also every member's SHA-256 against the manifest and the forward
 // consistency of every value across sectors.
 func (s *Set) Verify(ctx context.Context, opt VerifyOptions) error {
-	if s.sectors != nil {
-		return s.verifySectors(ctx, opt)
+	if s.tiers != nil {
+		return s.verifyTiers(ctx, opt)
 	}
-	for _, t := range s.members {
+	for i, t := range s.members {
 		if err := t.Verify(ctx, opt); err != nil {
 			return fmt.Errorf("%s: %w", t.File(), err)
+		}
+		if err := s.checkMemberSum(s.m.Members[i].Name, t); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -149,62 +196,35 @@ func (s *Set) Verify(ctx context.Context, opt VerifyOptions) error {
 // SetInfo summarises a set: its manifest and every member's Info.
 type SetInfo struct {
 	Dir      string          `json:"dir"`
-	Format   string          `json:"format"`
+	Kind     string          `json:"kind"`
 	Manifest json.RawMessage `json:"manifest"`
 	Members  []Info          `json:"members"`
 	Bytes    int64           `json:"bytes"`
 	Slots    uint64          `json:"slots"`
-	// Sector sets: one summary per sector, and their totals.
-	Sectors []SectorSummary `json:"sectors,omitempty"`
-	Totals  *SectorSummary  `json:"totals,omitempty"`
-}
-
-// SectorSummary is one sector of a sector set as `info` shows it.
-type SectorSummary struct {
-	SectorCounts
-	// Positions won (lost) per remoteness in plies, as in Info.
-	WinCounts  []uint64 `json:"win_counts,omitempty"`
-	LossCounts []uint64 `json:"loss_counts,omitempty"`
+	// Tiered games' sets: one summary per tier, read from its file, and their totals.
+	TierNoun string        `json:"tier_noun,omitempty"`
+	Tiers    []TierSummary `json:"tiers,omitempty"`
+	Totals   *TierSummary  `json:"totals,omitempty"`
 }
 
 // Info summarises the set.
 func (s *Set) Info() SetInfo {
-	info := SetInfo{Dir: s.dir, Format: s.format}
-	byTable := map[*Table]Info{}
+	info := SetInfo{Dir: s.dir, Kind: s.m.Kind}
+	info.Manifest, _ = json.Marshal(s.m)
 	for _, t := range s.members {
 		mi := t.Info()
-		byTable[t] = mi
 		info.Members = append(info.Members, mi)
 		info.Bytes += mi.Bytes
 		info.Slots += mi.Slots
 	}
-	switch {
-	case s.pdb != nil:
-		info.Manifest, _ = json.Marshal(s.pdb)
-	case s.sectors != nil:
-		info.Manifest, _ = json.Marshal(s.sectors)
-		tot := SectorSummary{SectorCounts: SectorCounts{Sector: "all", MaxWin: -1, MaxLoss: -1}}
-		for _, si := range s.sectors.Sectors {
-			mi := byTable[s.bySector[si.Sector]]
-			ss := SectorSummary{SectorCounts: si.SectorCounts, WinCounts: mi.WinCounts, LossCounts: mi.LossCounts}
-			info.Sectors = append(info.Sectors, ss)
-			tot.Classes += ss.Classes
-			tot.Slots += ss.Slots
-			tot.Wins += ss.Wins
-			tot.Losses += ss.Losses
-			tot.Draws += ss.Draws
-			tot.Bytes += ss.Bytes
-			tot.MaxWin, tot.MaxLoss = max(tot.MaxWin, ss.MaxWin), max(tot.MaxLoss, ss.MaxLoss)
-			for r, k := range ss.WinCounts {
-				addCounts(&tot.WinCounts, r, k)
-			}
-			for r, k := range ss.LossCounts {
-				addCounts(&tot.LossCounts, r, k)
-			}
-		}
-		info.Totals = &tot
+	if s.tiers != nil {
+		info.TierNoun = s.tiers.g.TierNoun()
+		info.Tiers, info.Totals = s.tierSummaries()
 	}
 	return info
 }
+
+// marshalParams is a game's typed parameters as table metadata stores them.
+func marshalParams(p any) ([]byte, error) { return json.Marshal(p) }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

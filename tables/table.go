@@ -6,6 +6,7 @@ import (
 
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/games/registry"
 	"github.com/tablesmith/tablesmith/values"
 )
 
@@ -55,35 +56,35 @@ func Open(path string) (*Table, error) {
 
 func newTable(r *format.Reader) (*Table, error) {
 	meta := r.Meta()
-	in, err := games.Open(meta.Game, meta.Params, meta.Index)
+	in, err := registry.Open(meta.Game, meta.Params, meta.Index)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", err, format.ErrCorrupt)
 	}
 	if meta.Index == "" {
 		return nil, fmt.Errorf("no index scheme named: %w", format.ErrCorrupt)
 	}
-	dom, ok := in.Space.(Domain)
-	if !ok {
-		return nil, fmt.Errorf("the %s game cannot be looked up", meta.Game)
-	}
+	dom := in.Space
 	t := &Table{r: r, meta: meta, in: in, dom: dom}
-	kind := in.Game.Kind()
+	var ok bool
 	switch meta.Encoding {
 	case values.EncodingRemoteness:
 		t.rem = values.RemotenessCodes{Bits: meta.CodeBits}
 		if !t.rem.Valid() {
 			return nil, fmt.Errorf("remoteness codes of %d bits: %w", meta.CodeBits, format.ErrCorrupt)
 		}
-		if _, ok := dom.(PuzzleDomain); !ok || kind != games.KindPuzzle {
+		if _, ok := in.Game.(games.PuzzleGame); !ok {
 			return nil, fmt.Errorf("a remoteness table of %s, which is no puzzle: %w", meta.Game, format.ErrCorrupt)
 		}
 	case values.EncodingPDBValue, values.EncodingPDBExcess:
-		if t.pdb, ok = dom.(PDBDomain); !ok || kind != games.KindPDB {
+		if _, isPDB := in.Game.(games.PDBFamily); !isPDB {
+			return nil, fmt.Errorf("a pattern-database table of %s, which is no pattern database: %w", meta.Game, format.ErrCorrupt)
+		}
+		if t.pdb, ok = dom.(PDBDomain); !ok {
 			return nil, fmt.Errorf("a pattern-database table of %s, which is no pattern database: %w", meta.Game, format.ErrCorrupt)
 		}
 	case values.EncodingWDL:
 		t.wdl = values.WDLCodes{Bits: meta.CodeBits}
-		if !t.wdl.Valid() || kind != games.KindTwoPlayer {
+		if _, tiered := in.Game.(games.TieredGame); !t.wdl.Valid() || !tiered {
 			return nil, fmt.Errorf("a win/loss/draw table of %s with %d-bit codes: %w", meta.Game, meta.CodeBits, format.ErrCorrupt)
 		}
 	default:

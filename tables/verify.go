@@ -8,10 +8,9 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/internal/parallel"
 	"github.com/tablesmith/tablesmith/internal/sysmem"
 	"github.com/tablesmith/tablesmith/values"
 )
@@ -107,7 +106,7 @@ func checkCodes[T uint8 | uint16 | uint32](ctx context.Context, t *Table, opt Ve
 	chunk := spb * max(1, (1<<20)/spb) // whole blocks
 	progress := stage("load")
 	var loaded atomic.Uint64
-	if err := parallelChunks(ctx, opt.Workers, n, chunk, func(lo, hi uint64) error {
+	if err := parallel.For(ctx, opt.Workers, n, chunk, func(lo, hi uint64) error {
 		buf := make([]uint32, hi-lo)
 		if err := t.r.Codes(buf, lo); err != nil {
 			return err
@@ -128,7 +127,7 @@ func checkCodes[T uint8 | uint16 | uint32](ctx context.Context, t *Table, opt Ve
 	var mu sync.Mutex
 	first, firstMsg := n, ""
 	checkers := sync.Pool{New: func() any { return newChecker() }}
-	err := parallelChunks(ctx, opt.Workers, n, 1<<16, func(lo, hi uint64) error {
+	err := parallel.For(ctx, opt.Workers, n, 1<<16, func(lo, hi uint64) error {
 		mu.Lock()
 		skip := lo > first
 		mu.Unlock()
@@ -160,30 +159,6 @@ func checkCodes[T uint8 | uint16 | uint32](ctx context.Context, t *Table, opt Ve
 		return fmt.Errorf("the values are inconsistent at slot %d (state %s): %s: %w", first, state, firstMsg, format.ErrCorrupt)
 	}
 	return nil
-}
-
-// parallelChunks calls f on [lo, hi) chunks of [0, n) from workers goroutines, in
-// increasing order of lo per goroutine; the first error stops the others.
-func parallelChunks(ctx context.Context, workers int, n, chunk uint64, f func(lo, hi uint64) error) error {
-	var next atomic.Uint64
-	eg, ctx := errgroup.WithContext(ctx)
-	for range workers {
-		eg.Go(func() error {
-			for {
-				lo := next.Add(chunk) - chunk
-				if lo >= n {
-					return nil
-				}
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				if err := f(lo, min(lo+chunk, n)); err != nil {
-					return err
-				}
-			}
-		})
-	}
-	return eg.Wait()
 }
 
 // newRemotenessChecker checks a puzzle's remoteness against its neighbours'.

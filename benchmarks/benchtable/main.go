@@ -1,18 +1,21 @@
-// Command benchtable regenerates the README's table of large builds from the reports
-// that benchmarks/repeat wrote into bench/*.txt (internal/benchreport), so that the figures in the README are
+// Command benchtable regenerates the table of large builds in benchmarks/RESULTS.md from
+// the reports that benchmarks/repeat wrote and `make bench-record` filed in
+// benchmarks/raw/*.txt (internal/benchreport), so that the figures in the results are
 // the measured ones and not copies that drift.
 //
-//	go run ./benchmarks/benchtable [-check] [README.md]
+//	go run ./benchmarks/benchtable [-check] [benchmarks/RESULTS.md]
 //
-// The table lives between two markers in the README; the first names the report files:
+// The table lives between two markers in the document; the first names the report
+// files, relative to the document's directory and inside it:
 //
-//	<!-- bench-big:begin bench/slide-3x4.txt bench/pdb78.txt -->
+//	<!-- bench-big:begin raw/slide-3x4.txt raw/pdb78.txt -->
 //	...generated...
 //	<!-- bench-big:end -->
 //
 // Each file may hold several series (older ones kept below or above newer ones); the
-// newest by its date is the one shown. With -check the README is not written: the
-// command fails if its table differs from the reports (make test runs this).
+// newest by its date is the one shown. With -check the document is not written: the
+// command fails if its table differs from the reports (make bench-table-check, run by
+// .ci/run).
 package main
 
 import (
@@ -69,16 +72,20 @@ func mib(m float64) string {
 	return fmt.Sprintf("%.0f MiB", m)
 }
 
+// defaultPath is the document benchtable updates when none is named: the results,
+// relative to the repository's root (where make runs it).
+const defaultPath = "benchmarks/RESULTS.md"
+
 // section finds the marked section of readme: the file names in the begin marker, and
 // the byte range between the end of the begin marker's line and the end marker.
 func section(readme string) (files []string, start, end int, err error) {
 	b := strings.Index(readme, beginMarker)
 	if b < 0 || strings.Count(readme, beginMarker) != 1 {
-		return nil, 0, 0, errors.New("the README needs exactly one " + beginMarker + " … --> line")
+		return nil, 0, 0, errors.New("the document needs exactly one " + beginMarker + " … --> line")
 	}
 	lineEnd := strings.IndexByte(readme[b:], '\n')
 	if lineEnd < 0 {
-		return nil, 0, 0, errors.New("the begin marker is the README's last line")
+		return nil, 0, 0, errors.New("the begin marker is the document's last line")
 	}
 	marker := strings.TrimSpace(readme[b : b+lineEnd])
 	if !strings.HasSuffix(marker, "-->") {
@@ -88,16 +95,21 @@ func section(readme string) (files []string, start, end int, err error) {
 	if len(files) == 0 {
 		return nil, 0, 0, errors.New("the begin marker names no report files")
 	}
+	for _, f := range files {
+		if !filepath.IsLocal(f) {
+			return nil, 0, 0, fmt.Errorf("report file %q: not a path inside the document's directory", f)
+		}
+	}
 	start = b + lineEnd + 1
 	e := strings.Index(readme[start:], endMarker)
 	if e < 0 || strings.Count(readme, endMarker) != 1 {
-		return nil, 0, 0, errors.New("the README needs exactly one " + endMarker + " after the begin marker")
+		return nil, 0, 0, errors.New("the document needs exactly one " + endMarker + " after the begin marker")
 	}
 	return files, start, start + e, nil
 }
 
-// regenerate returns readme with its section rebuilt from the report files, which are
-// read relative to dir.
+// regenerate returns readme (the document) with its section rebuilt from the report
+// files, which are read relative to dir.
 func regenerate(readme, dir string) (string, error) {
 	files, start, end, err := section(readme)
 	if err != nil {
@@ -122,13 +134,13 @@ func regenerate(readme, dir string) (string, error) {
 }
 
 func main() {
-	check := flag.Bool("check", false, "fail if the README's table differs from the reports; write nothing")
+	check := flag.Bool("check", false, "fail if the document's table differs from the reports; write nothing")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: benchtable [-check] [README.md]")
+		fmt.Fprintln(os.Stderr, "usage: benchtable [-check] ["+defaultPath+"]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	path := "README.md"
+	path := defaultPath
 	switch flag.NArg() {
 	case 0:
 	case 1:
@@ -161,7 +173,7 @@ func run(path string, check bool) error {
 	}
 	if check {
 		if out != readme {
-			return fmt.Errorf("%s: the table of large builds is out of date: run make bench-table", path)
+			return fmt.Errorf("%s: the table of large builds is out of date: run make bench-table (or make bench-record after a benchmark run)", path)
 		}
 		return nil
 	}

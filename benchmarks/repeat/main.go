@@ -1,5 +1,3 @@
-//go:build unix
-
 // Command repeat runs a command N times and reports the minimum, median and maximum of
 // its wall time, user and system CPU time and peak resident memory (the kernel's
 // maximum resident set of the child, as /usr/bin/time -v reports it), together with the
@@ -10,7 +8,8 @@
 //
 // The standard output of the last run is printed before the report; the other runs'
 // output is discarded (a run's stderr is shown when it fails, which stops the series with
-// exit status 1).
+// exit status 1). The peak memory is measured where the system reports it (Unix:
+// getrusage); elsewhere (Windows) it reads 0.
 package main
 
 import (
@@ -21,7 +20,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/tablesmith/tablesmith/internal/benchreport"
@@ -101,9 +99,7 @@ func once(args []string) (run, []byte, error) {
 		return run{}, nil, fmt.Errorf("%v: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	r := run{Wall: wall, User: cmd.ProcessState.UserTime().Seconds(), Sys: cmd.ProcessState.SystemTime().Seconds()}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.MaxRSS = ru.Maxrss * 1024 // Linux reports kilobytes
-	}
+	r.MaxRSS = maxRSS(cmd.ProcessState)
 	return r, stdout.Bytes(), nil
 }
 

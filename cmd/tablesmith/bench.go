@@ -65,10 +65,7 @@ func parseBFSBenchFlags(fs *flag.FlagSet, args []string, workers *int) error {
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
-	if *workers < 1 {
-		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
-	}
-	return nil
+	return checkWorkers("workers", *workers)
 }
 
 // runBenchHanoi compares the symmetry-reduced Hanoi schemes with the plain one.

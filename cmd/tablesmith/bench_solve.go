@@ -42,8 +42,11 @@ func runBenchKorf(e *env, args []string) error {
 	if len(pos) != 0 {
 		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
 	}
-	if *first < 0 || *workers < 1 {
-		return fmt.Errorf("%w: --first must be ≥ 0 and --workers ≥ 1", errUsage)
+	if *first < 0 {
+		return fmt.Errorf("%w: --first must be ≥ 0", errUsage)
+	}
+	if err := checkWorkers("workers", *workers); err != nil {
+		return err
 	}
 	all := benchmarks.Korf()
 	if *file != "" {

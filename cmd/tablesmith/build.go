@@ -1,21 +1,19 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
 	"runtime/pprof"
 	"strings"
-	"syscall"
 
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/games/registry"
 	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/tables"
 )
@@ -37,12 +35,13 @@ func buildArgs() string {
 	for name := range presets {
 		kinds = append(kinds, name)
 	}
-	for _, g := range games.All() {
-		if g.Kind() == games.KindPuzzle {
+	for _, g := range registry.All() {
+		switch g.(type) {
+		case games.PuzzleGame, games.TieredGame:
 			kinds = append(kinds, g.Name())
 		}
 	}
-	return strings.Join(append(kinds, "pdb", "mill"), "|") + " [flags] -o FILE|DIR"
+	return strings.Join(append(kinds, "pdb"), "|") + " [flags] -o FILE|DIR"
 }
 
 func runBuild(e *env, args []string) (err error) {
@@ -53,8 +52,6 @@ func runBuild(e *env, args []string) (err error) {
 	switch kind {
 	case "pdb":
 		return runBuildPDB(e, args)
-	case "mill":
-		return runBuildMill(e, args)
 	}
 	if kind == "-h" || kind == "--help" || kind == "-help" {
 		fmt.Fprintf(e.stderr, "usage: tablesmith build %s\n", buildArgs())
@@ -65,8 +62,11 @@ func runBuild(e *env, args []string) (err error) {
 	if isPreset {
 		name = pre.game
 	}
-	g, err := games.Lookup(name)
-	if err != nil || g.Kind() != games.KindPuzzle {
+	g, err := registry.Lookup(name)
+	if tg, ok := g.(games.TieredGame); ok && !isPreset {
+		return runBuildTiers(e, tg, args)
+	}
+	if _, ok := g.(games.PuzzleGame); err != nil || !ok {
 		return fmt.Errorf("%w: unknown table kind %q (want %s)", errUsage, kind, buildArgs())
 	}
 	fs := newFlags(e, "build "+kind, "[flags] -o FILE")
@@ -105,7 +105,7 @@ func runBuild(e *env, args []string) (err error) {
 		return err
 	}
 	defer stopProfile.into(&err)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	defer stop()
 	bar := newStatus(e, 0)
 	opt.Search = func(p builder.Progress) { bar.search("search: level", p) }
@@ -203,8 +203,9 @@ func humanBytes(n int64) string { return pipeline.HumanBytes(uint64(max(n, 0))) 
 var _ = errors.New
 
 // parseBuildFlags parses a build's flags (no positional arguments allowed) and checks what
-// every build needs: -o (a FILE or a DIR, as what says) and at least one worker.
-func parseBuildFlags(fs *flag.FlagSet, args []string, out *string, what string, workers *int) error {
+// every build needs: -o (a FILE or a DIR, as what says), and --workers (and --jobs, if fs
+// has it) from 1 to maxWorkers.
+func parseBuildFlags(fs *flag.FlagSet, args []string, out *string, what string, _ *int) error {
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -214,10 +215,8 @@ func parseBuildFlags(fs *flag.FlagSet, args []string, out *string, what string, 
 		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
 	case *out == "":
 		return fmt.Errorf("%w: -o %s is required", errUsage, what)
-	case *workers < 1:
-		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
 	}
-	return nil
+	return checkWorkerFlags(fs)
 }
 
 // cpuProfileFlag declares --cpuprofile on fs; the returned func starts the profile it

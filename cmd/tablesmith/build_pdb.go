@@ -1,14 +1,10 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
-	"os"
-	"os/signal"
 	"runtime"
 	"strings"
-	"syscall"
 
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/games/slide"
@@ -66,7 +62,7 @@ func pdbSpecFlags(fs *flag.FlagSet, partitionFlag string) func() (pipeline.PDBSp
 func runBuildPDB(e *env, args []string) (err error) {
 	fs := newFlags(e, "build", buildPDBArgs)
 	specOf := pdbSpecFlags(fs, "partition")
-	group := fs.Int("group", 0, "build only group K (from 1) and record it in DIR, a unit of `tablesmith plan pdb`")
+	group := fs.Int("group", 0, "build only `K`, the group's number from 1, and record it in DIR: one unit of a plan (tablesmith plan pdb)")
 	assemble := fs.Bool("assemble", false, "write DIR/manifest.json from the groups built with --group")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers")
 	out := fs.String("o", "", "output directory (required)")
@@ -75,9 +71,8 @@ func runBuildPDB(e *env, args []string) (err error) {
 	if err := parseBuildFlags(fs, args, out, "DIR", workers); err != nil {
 		return err
 	}
-	switch {
-	case *group < 0 || *group > 0 && *assemble:
-		return fmt.Errorf("%w: --group K takes K from 1, and not with --assemble", errUsage)
+	if flagSet(fs, "group") && (*group < 1 || *assemble) {
+		return fmt.Errorf("%w: --group K takes K from 1 (without it, every group is built), and not with --assemble", errUsage)
 	}
 	spec, err := specOf()
 	if err != nil {
@@ -92,7 +87,7 @@ func runBuildPDB(e *env, args []string) (err error) {
 		return err
 	}
 	defer stopProfile.into(&err)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	defer stop()
 	bar := newStatus(e, 0)
 	n := len(spec.Groups)

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime"
 	"time"
 
@@ -43,13 +40,24 @@ func runInfo(e *env, args []string) error {
 			return writeJSON(e, info)
 		}
 		return writeText(e, func(w io.Writer) {
-			fmt.Fprintf(w, "set             %s (%s, %d files)\n", info.Dir, info.Format, len(info.Members))
+			fmt.Fprintf(w, "set             %s (%s, %d files)\n", info.Dir, info.Kind, len(info.Members))
 			fmt.Fprintf(w, "size            %s, %s slots\n", humanBytes(info.Bytes), commas(info.Slots))
+			if info.Totals != nil {
+				fmt.Fprintf(w, "%-8s %15s %15s %15s %15s %8s %8s %10s\n", info.TierNoun, "classes", "wins", "losses", "draws", "max win", "max loss", "bytes")
+				for _, t := range append(info.Tiers, *info.Totals) {
+					fmt.Fprintf(w, "%-8s %15s %15s %15s %15s %8s %8s %10s\n", t.Name, commas(t.Classes), commas(t.Wins), commas(t.Losses),
+						commas(t.Draws), dashIfNil(t.MaxWin), dashIfNil(t.MaxLoss), humanBytes(t.Bytes))
+				}
+				return
+			}
 			for _, m := range info.Members {
 				fmt.Fprintf(w, "member          %s: %s %s, %s slots, max %d, %s\n", m.File, m.Game, m.Params,
 					commas(m.Slots), m.MaxRemoteness, humanBytes(m.Bytes))
 			}
 		})
+	}
+	if err := serve.CheckNotSetDir(pos[0]); err != nil {
+		return err
 	}
 	t, err := tables.Open(pos[0])
 	if err != nil {
@@ -120,14 +128,14 @@ func printTableInfo(w io.Writer, file string, info tables.Info) {
 	}
 }
 
-const verifyArgs = "[--json] [--checksums-only] [--workers N] [--sector W-B] FILE|DIR"
+const verifyArgs = "[--json] [--checksums-only] [--workers N] [--tier NAME] FILE|DIR"
 
 func runVerify(e *env, args []string) error {
 	fs := newFlags(e, "verify", verifyArgs)
 	asJSON := fs.Bool("json", false, "print the result as JSON, one object per file")
 	sumsOnly := fs.Bool("checksums-only", false, "check only the checksums and counts, not the values themselves (fast)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers")
-	sector := fs.String("sector", "", "check only this sector W-B of a sector set DIR (its file, and its values against the sectors they lead to)")
+	tier := fs.String("tier", "", "check only this tier of a two-player game's set DIR (its file, and its values against the tiers its moves lead to; Mühle: a sector W-B)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -135,13 +143,13 @@ func runVerify(e *env, args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: want exactly one table FILE or set DIR", errUsage)
 	}
-	if *workers < 1 {
-		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
+	if err := checkWorkers("workers", *workers); err != nil {
+		return err
 	}
-	if *sector != "" && !tables.IsSet(pos[0]) {
-		return fmt.Errorf("%w: --sector takes a sector set's directory, not %s", errUsage, pos[0])
+	if *tier != "" && !tables.IsSet(pos[0]) {
+		return fmt.Errorf("%w: --tier takes a two-player game's set directory, not %s", errUsage, pos[0])
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signalContext()
 	defer stop()
 	bar := newStatus(e, 0)
 	opt := tables.VerifyOptions{ChecksumsOnly: *sumsOnly, Workers: *workers, Progress: func(stage string, done, total uint64) {
@@ -192,16 +200,20 @@ func runVerify(e *env, args []string) error {
 			return errSilentFail
 		}
 		defer s.Close()
-		if s.SectorManifest() != nil || *sector != "" {
+		if g := s.Tiered(); g != nil || *tier != "" {
+			noun := "tier"
+			if g != nil {
+				noun = g.TierNoun()
+			}
 			what := "checksums, counts, SHA-256 and the forward consistency of every value"
 			if *sumsOnly {
 				what = "checksums, counts and SHA-256"
 			}
 			var err error
-			msg := fmt.Sprintf("%d sectors: %s match", len(s.Tables()), what)
-			if *sector != "" {
-				err = s.VerifySector(ctx, *sector, opt)
-				msg = fmt.Sprintf("sector %s: %s match", *sector, what)
+			msg := fmt.Sprintf("%d %ss: %s match", len(s.Tables()), noun, what)
+			if *tier != "" {
+				err = s.VerifyTier(ctx, *tier, opt)
+				msg = fmt.Sprintf("%s %s: %s match", noun, *tier, what)
 			} else {
 				err = s.Verify(ctx, opt)
 			}
@@ -218,11 +230,21 @@ func runVerify(e *env, args []string) error {
 				return err
 			}
 		}
+		if err := s.CheckMembers(); err != nil {
+			if werr := report(pos[0], err, ""); werr != nil {
+				return werr
+			}
+			return errSilentFail
+		}
 		if err := report(pos[0], nil, fmt.Sprintf("manifest and %d member files agree", len(s.Tables()))); err != nil {
 			return err
 		}
 	} else {
-		t, err := tables.Open(pos[0])
+		err := serve.CheckNotSetDir(pos[0])
+		var t *tables.Table
+		if err == nil {
+			t, err = tables.Open(pos[0])
+		}
 		if err != nil {
 			if werr := report(pos[0], err, ""); werr != nil {
 				return werr

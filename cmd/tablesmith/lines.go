@@ -35,7 +35,8 @@ func forEachState(ctx context.Context, args []string, stdin io.Reader, answer fu
 // goroutines and writes the answers to out in input order. answer appends one state's
 // answer to dst and says whether it is a failure; long marks a line over
 // serve.MaxStateLine (state is then its prefix). answerLines returns whether any answer
-// failed, and stdin read errors.
+// failed, and stdin read errors. It stops reading when a write to out fails (a reader
+// that closed the pipe, a full disk): the caller's flush then reports the error.
 //
 // Lines go out in batches: a batch closes at batchLines lines, or as soon as no more
 // input is waiting, and out is flushed after such a batch is written. So a co-process
@@ -44,6 +45,8 @@ func forEachState(ctx context.Context, args []string, stdin io.Reader, answer fu
 func answerLines(ctx context.Context, stdin io.Reader, out *bufio.Writer, workers int,
 	answer func(dst []byte, state string, long bool) ([]byte, bool)) (failed bool, err error) {
 	const batchLines = 2048
+	ctx, outFailed := context.WithCancel(ctx)
+	defer outFailed()
 	type line struct {
 		end  int // the state is text[previous end:end]
 		long bool
@@ -91,10 +94,13 @@ func answerLines(ctx context.Context, stdin io.Reader, out *bufio.Writer, worker
 		anyFailed := false
 		for b := range inOrder {
 			<-b.done
-			out.Write(b.out)
+			_, werr := out.Write(b.out)
 			anyFailed = anyFailed || b.failed
-			if b.flush {
-				out.Flush()
+			if b.flush && werr == nil {
+				werr = out.Flush()
+			}
+			if werr != nil {
+				outFailed()
 			}
 			b.text = ""
 			select {

@@ -7,7 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"os/signal"
+	"strings"
+	"syscall"
 
 	"golang.org/x/term"
 )
@@ -38,7 +42,7 @@ type env struct {
 func commands() []command {
 	return []command{
 		{"build", buildArgs(), "build a table by breadth-first search (pdb: a pattern-database set)", runBuild},
-		{"plan", planArgs, "the units of work still missing from a set: a table, JSON or a Slurm script", runPlan},
+		{"plan", planArgs(), "the units of work still missing from a set: a table, JSON or a Slurm script", runPlan},
 		{"query", queryArgs, "look up states (from stdin when none are given)", runQuery},
 		{"info", infoArgs, "show the metadata and counts of a table or a set", runInfo},
 		{"verify", verifyArgs, "check checksums, counts and the values themselves", runVerify},
@@ -49,6 +53,12 @@ func commands() []command {
 }
 
 func main() {
+	// A reader that closed the pipe on stdout (`tablesmith query … | head -1`) makes the
+	// next write fail with EPIPE, reported like any lost output (exit 1, one line naming
+	// standard output), instead of killing the process with SIGPIPE (status 141, no
+	// word). Notify, not Ignore: an ignored signal would stay ignored in the programs
+	// this one starts (plan --submit runs bash and sbatch); a caught one is reset.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, stderrIsTerm: isTerminal(os.Stderr)}
 	os.Exit(run(e, os.Args[1:]))
 }
@@ -60,11 +70,26 @@ func run(e *env, args []string) int {
 	out := &errWriter{w: e.stdout}
 	e.stdout = out
 	code := dispatch(e, args)
-	if out.err != nil && code == exitOK || out.err != nil && code == exitFail {
-		fmt.Fprintf(e.stderr, "tablesmith: writing to standard output: %v\n", out.err)
+	if out.err != nil && (code == exitOK || code == exitFail) {
+		// The one report of lost output, whether the command saw the failed write or
+		// not: dispatch leaves errors that wrap out.err to this line.
+		name := "tablesmith"
+		if len(args) > 0 {
+			name += " " + args[0]
+		}
+		fmt.Fprintf(e.stderr, "%s: writing to standard output: %v\n", name, errCause(out.err))
 		return exitFail
 	}
 	return code
+}
+
+// errCause is err without the *fs.PathError around it: "broken pipe", not "write
+// /dev/stdout: broken pipe" (standard output need not be /dev/stdout).
+func errCause(err error) error {
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 func dispatch(e *env, args []string) int {
@@ -89,8 +114,8 @@ func dispatch(e *env, args []string) int {
 			fmt.Fprintf(e.stderr, "tablesmith %s: %v\n", c.name, err)
 			fmt.Fprintf(e.stderr, "usage: tablesmith %s %s (-h for flags)\n", c.name, c.args)
 			return exitUsage
-		case errors.Is(err, errSilentFail):
-			return exitFail
+		case errors.Is(err, errSilentFail), stdoutFailed(e, err):
+			return exitFail // reported already, or by run
 		default:
 			fmt.Fprintf(e.stderr, "tablesmith %s: %v\n", c.name, err)
 			return exitFail
@@ -99,6 +124,13 @@ func dispatch(e *env, args []string) int {
 	fmt.Fprintf(e.stderr, "tablesmith: unknown command %q\n", args[0])
 	usage(e.stderr)
 	return exitUsage
+}
+
+// stdoutFailed reports whether err is (or wraps) the failed write to standard output
+// that run reports.
+func stdoutFailed(e *env, err error) bool {
+	out, ok := e.stdout.(*errWriter)
+	return ok && out.err != nil && errors.Is(err, out.err)
 }
 
 // errSilentFail is returned by commands that already reported their failures (for
@@ -118,6 +150,11 @@ func usage(w io.Writer) {
 func newFlags(e *env, name, args string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
+	// A command's args may start with its last word ("build mill" and "mill (--pair …)"):
+	// the usage line names it once.
+	if i := strings.LastIndexByte(name, ' '); i >= 0 {
+		args = strings.TrimPrefix(args, name[i+1:]+" ")
+	}
 	fs.Usage = func() {
 		fmt.Fprintf(e.stderr, "usage: tablesmith %s %s\n", name, args)
 		fs.PrintDefaults()

@@ -25,6 +25,7 @@ func runCmd(t *testing.T, stdin string, args ...string) (int, string, string) {
 var (
 	eightOnce sync.Once
 	eightDir  string
+	binDir    string // the real binary's directory, if a test built it
 )
 
 // eightTable builds the 8-puzzle table once for the tests of this package.
@@ -45,8 +46,10 @@ func eightTable(t *testing.T) string {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if eightDir != "" {
-		os.RemoveAll(eightDir)
+	for _, dir := range []string{eightDir, binDir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
 }

@@ -100,16 +100,16 @@ func TestMillInfoVerify(t *testing.T) {
 		t.Fatalf("info: exit %d: %s", code, stderr)
 	}
 	var info struct {
-		Sectors []struct {
-			Sector  string `json:"sector"`
+		Tiers []struct {
+			Name    string `json:"name"`
 			Classes uint64 `json:"classes"`
 			Wins    uint64 `json:"wins"`
 			Losses  uint64 `json:"losses"`
 			Draws   uint64 `json:"draws"`
-			MaxWin  int    `json:"max_win"`
-			MaxLoss int    `json:"max_loss"`
+			MaxWin  *int   `json:"max_win"`
+			MaxLoss *int   `json:"max_loss"`
 			Bytes   int64  `json:"bytes"`
-		} `json:"sectors"`
+		} `json:"tiers"`
 		Totals struct {
 			Classes uint64 `json:"classes"`
 		} `json:"totals"`
@@ -117,8 +117,8 @@ func TestMillInfoVerify(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &info); err != nil {
 		t.Fatal(err)
 	}
-	if len(info.Sectors) != 3 || info.Sectors[0].Sector != "3-3" || info.Sectors[0].Classes != 169626 ||
-		info.Sectors[0].MaxLoss != 26 || info.Totals.Classes != 169626+2*760398 {
+	if len(info.Tiers) != 3 || info.Tiers[0].Name != "3-3" || info.Tiers[0].Classes != 169626 ||
+		*info.Tiers[0].MaxLoss != 26 || info.Totals.Classes != 169626+2*760398 {
 		t.Fatalf("info %s", out)
 	}
 	if code, out, _ := runCmd(t, "", "verify", dir); code != exitOK || !strings.Contains(out, "forward consistency") {

@@ -11,10 +11,30 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/games/registry"
 	"github.com/tablesmith/tablesmith/pipeline"
 )
 
-const planArgs = "mill|pdb|verify [flags] (-o DIR | DIR) [--emit table|json|slurm] [--submit]"
+// maxTimeScale bounds --time-scale: a thousand times the estimate is already years for
+// the largest units, and a larger factor (or Inf, 1e308) would overflow the jobs' --time.
+const maxTimeScale = 1000
+
+// planKindArgs follows the kind in `plan KIND`'s usage line.
+const planKindArgs = "[flags] (-o DIR | DIR) [--emit table|json|slurm] [--submit]"
+
+func planArgs() string { return planKinds() + " " + planKindArgs }
+
+// planKinds lists what `plan` plans: every tiered game, pattern databases, verification.
+func planKinds() string {
+	var kinds []string
+	for _, g := range registry.All() {
+		if _, ok := g.(games.TieredGame); ok {
+			kinds = append(kinds, g.Name())
+		}
+	}
+	return strings.Join(append(kinds, "pdb", "verify"), "|")
+}
 
 // stringList is a flag that may be given many times.
 type stringList []string
@@ -27,30 +47,34 @@ func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 // script that submits one Slurm job per unit (and with --submit, runs it).
 func runPlan(e *env, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
-		fmt.Fprintf(e.stderr, "usage: tablesmith plan %s\n", planArgs)
+		fmt.Fprintf(e.stderr, "usage: tablesmith plan %s\n", planArgs())
 		if len(args) == 0 {
-			return fmt.Errorf("%w: want what to plan first: mill, pdb or verify", errUsage)
+			return fmt.Errorf("%w: want what to plan first: %s", errUsage, planKinds())
 		}
 		return flag.ErrHelp
 	}
 	kind, args := args[0], args[1:]
-	fs := newFlags(e, "plan "+kind, planArgs)
-	var pairsOf func() ([]pipeline.Pair, error)
+	fs := newFlags(e, "plan "+kind, planKindArgs)
+	var unitsOf func() ([]pipeline.TierUnit, error)
+	var tiered games.TieredGame
 	var specOf func() (pipeline.PDBSpec, error)
 	slurmPartition := fs.String("slurm-partition", "", "the Slurm partition of every job")
-	switch kind {
-	case "mill":
-		pairsOf = millPairFlags(fs, false)
-	case "pdb":
+	if g, err := registry.Lookup(kind); err == nil {
+		tiered, _ = g.(games.TieredGame)
+	}
+	switch {
+	case tiered != nil:
+		unitsOf = tierPlanFlags(fs, tiered, false)
+	case kind == "pdb":
 		specOf = pdbSpecFlags(fs, "partition") // --partition is the tiles' here, as for build pdb
-	case "verify":
+	case kind == "verify":
 	default:
-		return fmt.Errorf("%w: unknown plan %q (want mill, pdb or verify)", errUsage, kind)
+		return fmt.Errorf("%w: unknown plan %q (want %s)", errUsage, kind, planKinds())
 	}
 	if kind != "pdb" {
 		fs.StringVar(slurmPartition, "partition", "", "the Slurm partition of every job (also --slurm-partition)")
 	}
-	out := fs.String("o", "", "the set's directory (mill, pdb)")
+	out := fs.String("o", "", "the set's directory (not for verify)")
 	emit := fs.String("emit", "table", "output: table, json, or slurm (a bash script of sbatch calls)")
 	account := fs.String("account", "", "the Slurm account of every job")
 	var sbatchFlags stringList
@@ -80,12 +104,16 @@ func runPlan(e *env, args []string) error {
 		return fmt.Errorf("%w: --submit submits the Slurm script: not with --emit json", errUsage)
 	case *cores < 1:
 		return fmt.Errorf("%w: --cores must be at least 1", errUsage)
-	case *timeScale < 1:
-		return fmt.Errorf("%w: --time-scale must be at least 1", errUsage)
+	case !(*timeScale >= 1 && *timeScale <= maxTimeScale): // NaN fails both
+		return fmt.Errorf("%w: --time-scale must be a number from 1 to %d, not %v", errUsage, maxTimeScale, *timeScale)
 	}
 	// The jobs run on other machines: the binary and the set by absolute paths.
 	if dir, err = filepath.Abs(dir); err != nil {
 		return err
+	}
+	if (*emit == "slurm" || *submit) && strings.ContainsRune(dir, '\\') {
+		// sbatch processes no %x/%j at all in a --output pattern that holds a backslash.
+		return fmt.Errorf("%w: the Slurm jobs' log pattern %s/logs/%%x-%%j.out cannot hold a backslash", errUsage, dir)
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -93,17 +121,20 @@ func runPlan(e *env, args []string) error {
 	}
 	opt := pipeline.PlanOptions{Exe: exe, MaxCores: *cores, TimeScale: *timeScale}
 	var units []pipeline.Unit
-	switch kind {
-	case "mill":
-		pairs, err := pairsOf()
+	switch {
+	case tiered != nil:
+		plan, err := unitsOf()
 		if err != nil {
 			return err
 		}
-		units, err = pipeline.MillUnits(dir, pairs, opt)
-		if err != nil {
+		var want []games.Tier
+		for _, u := range plan {
+			want = append(want, u.Tiers...)
+		}
+		if units, err = pipeline.TierUnits(tiered, dir, want, opt); err != nil {
 			return err
 		}
-	case "pdb":
+	case kind == "pdb":
 		spec, err := specOf()
 		if err != nil {
 			return err

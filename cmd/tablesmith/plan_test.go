@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/pipeline"
-	"github.com/tablesmith/tablesmith/tables"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -54,7 +54,7 @@ func TestPlanSlurmGolden(t *testing.T) {
 	}
 	jobs := calls()
 	if len(jobs) != 4 || !strings.Contains(jobs[2], "--dependency=afterok:102\n") || strings.Contains(jobs[0], "--dependency") ||
-		!strings.Contains(jobs[3], "--comment=two words\n") || !strings.Contains(jobs[3], "--wrap="+exe+" build mill --pair 5-3 --workers 1 -o "+dir+"\n") {
+		!strings.Contains(jobs[3], "--comment=two words\n") || !strings.Contains(jobs[3], "--wrap="+exe+" build mill --tier 5-3 --workers 1 -o "+dir+"\n") {
 		t.Fatalf("sbatch calls:\n%s", strings.Join(jobs, "----\n"))
 	}
 	if st, err := os.Stat(filepath.Join(dir, "logs")); err != nil || !st.IsDir() {
@@ -138,7 +138,7 @@ func sums(t *testing.T, dir string) map[string]string {
 	names, _ := filepath.Glob(filepath.Join(dir, "*.tsm"))
 	out := map[string]string{}
 	for _, n := range names {
-		s, err := tables.FileSHA256(n)
+		s, err := format.FileSHA256(n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +184,7 @@ func TestPlanPDBUnits(t *testing.T) {
 }
 
 // TestPlanMillAndVerifyUnits: the mill plan as a table and as units run in-process (with
-// --jobs 2 for a rescue), `verify --sector`, and the verification plan.
+// --jobs 2 for a rescue), `verify --tier`, and the verification plan.
 func TestPlanMillAndVerifyUnits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and verifies Mühle sectors: not in the short (race) pass")
@@ -200,16 +200,16 @@ func TestPlanMillAndVerifyUnits(t *testing.T) {
 	if u := planJSON(t, "mill", "--sectors", "4-3", "-o", dir); len(u) != 0 {
 		t.Fatalf("a complete set plans %+v", u)
 	}
-	// verify --sector and the verification plan.
-	if code, out, _ := runCmd(t, "", "verify", "--sector", "4-3", dir); code != exitOK || !strings.Contains(out, "sector 4-3: checksums") {
-		t.Fatalf("verify --sector: exit %d, %q", code, out)
+	// verify --tier and the verification plan.
+	if code, out, _ := runCmd(t, "", "verify", "--tier", "4-3", dir); code != exitOK || !strings.Contains(out, "sector 4-3: checksums") {
+		t.Fatalf("verify --tier: exit %d, %q", code, out)
 	}
 	vu := planJSON(t, "verify", dir)
 	if len(vu) != 3 || vu[1].ID != "verify-4-3" {
 		t.Fatalf("verify units %+v", vu)
 	}
 	runUnits(t, vu)
-	if code, out, _ := runCmd(t, "", "verify", "--sector", "5-5", dir); code != exitFail || !strings.Contains(out, "not in") {
+	if code, out, _ := runCmd(t, "", "verify", "--tier", "5-5", dir); code != exitFail || !strings.Contains(out, "not in") {
 		t.Fatalf("a sector not in the set: exit %d, %q", code, out)
 	}
 	// Damage 3-4: its verification fails, its pair is planned again, --jobs 2 rescues it.
@@ -218,7 +218,7 @@ func TestPlanMillAndVerifyUnits(t *testing.T) {
 	b, _ := os.ReadFile(path)
 	b[len(b)/2] ^= 1
 	os.WriteFile(path, b, 0o644)
-	if code, out, _ := runCmd(t, "", "verify", "--sector", "3-4", dir); code != exitFail || !strings.Contains(out, "CORRUPT") {
+	if code, out, _ := runCmd(t, "", "verify", "--tier", "3-4", dir); code != exitFail || !strings.Contains(out, "CORRUPT") {
 		t.Fatalf("verify of a damaged sector: exit %d, %q", code, out)
 	}
 	if u := planJSON(t, "mill", "--sectors", "4-3", "-o", dir); len(u) != 1 || u[0].ID != "mill-4-3" || len(u[0].Deps) != 0 {
@@ -239,12 +239,15 @@ func TestPlanUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"plan"}, "mill, pdb or verify"},
+		{[]string{"plan"}, "mill|pdb|verify"},
 		{[]string{"plan", "chess", "-o", o}, "unknown plan"},
 		{[]string{"plan", "mill", "--max-stones", "8"}, "-o DIR"},
-		{[]string{"plan", "mill", "-o", o}, "exactly one of --max-stones and --sectors"},
+		{[]string{"plan", "mill", "--max-stones", "8", "--sectors", "3-3", "-o", o}, "not both"},
+		{[]string{"plan", "mill", "--max-stones", "0", "-o", o}, "want 6 to 18"},
+		{[]string{"build", "mill", "--tier", "3-3", "--max-stones", "8", "-o", o}, "no selection flag"},
+		{[]string{"build", "mill", "--tier", "3-10", "-o", o}, "W-B"},
 		{[]string{"plan", "mill", "--max-stones", "5", "-o", o}, "want 6 to 18"},
-		{[]string{"plan", "mill", "--sectors", "2-3", "-o", o}, "w-b"},
+		{[]string{"plan", "mill", "--sectors", "2-3", "-o", o}, "W-B"},
 		{[]string{"plan", "mill", "--max-stones", "8", "-o", o, "--emit", "yaml"}, "--emit"},
 		{[]string{"plan", "mill", "--max-stones", "8", "-o", o, "--emit", "json", "--submit"}, "--submit"},
 		{[]string{"plan", "mill", "--max-stones", "8", "-o", o, "--cores", "0"}, "--cores"},
@@ -255,7 +258,7 @@ func TestPlanUsage(t *testing.T) {
 		{[]string{"build", "mill", "--max-stones", "8", "--jobs", "0", "-o", o}, "--jobs"},
 		{[]string{"build", "pdb", "--rows", "3", "--cols", "3", "--partition", "4-4", "--group", "3", "-o", o}, "2 groups"},
 		{[]string{"build", "pdb", "--rows", "3", "--cols", "3", "--partition", "4-4", "--group", "1", "--assemble", "-o", o}, "--assemble"},
-		{[]string{"verify", "--sector", "3-3", o}, "sector set"},
+		{[]string{"verify", "--tier", "3-3", o}, "two-player game's set"},
 	} {
 		code, _, stderr := runCmd(t, "", c.args...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) {

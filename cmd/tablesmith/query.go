@@ -30,7 +30,7 @@ func runQuery(e *env, args []string) error {
 	}
 	defer src.Close()
 
-	opt := serve.ProbeOptions{Path: *withPath}
+	opt := serve.ProbeOptions{Path: *withPath, Moves: serve.IsTwoPlayer(src)}
 	answer := func(dst []byte, state string, long bool) ([]byte, bool) {
 		var line serve.Result
 		if long {

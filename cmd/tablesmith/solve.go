@@ -226,22 +226,34 @@ func runSolve(e *env, args []string) error {
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
 	failed := false
+	// A failed write (a reader that closed the pipe, a full disk) stops the states: their
+	// answers could not be read.
+	ctx, outFailed := context.WithCancel(ctx)
+	defer outFailed()
+	flush := func() {
+		if out.Flush() != nil {
+			outFailed()
+		}
+	}
 	answer := func(state string) {
 		line := solve(state)
 		if line.Error != "" {
 			failed = true
 		}
 		writeSolveLine(out, *asJSON, line)
-		out.Flush() // answers can be slow: show each as it comes
+		flush() // answers can be slow: show each as it comes
 	}
 	tooLong := func(prefix string) {
 		failed = true
 		writeSolveLine(out, *asJSON, solveLine{State: prefix + "…", Error: serve.ErrLineTooLong.Error()})
-		out.Flush()
+		flush()
 	}
 	if err := forEachState(ctx, states, e.stdin, answer, tooLong, func() {}); err != nil {
 		out.Flush()
 		return err
+	}
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("writing to standard output: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
 		out.Flush()

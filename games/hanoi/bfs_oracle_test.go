@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/builder/bfs"
 )
 
 // TestBFSEveryWorkerCountMatchesOracle runs the builder's search (every level mode and
@@ -27,7 +27,7 @@ func TestBFSEveryWorkerCountMatchesOracle(t *testing.T) {
 			for _, workers := range []int{1, 2, 3, 7} {
 				for _, batch := range []int{1, 5, 1024} {
 					name := fmt.Sprintf("k%d n%d %s w%d b%d", k, n, index, workers, batch)
-					res, err := builder.BFS(context.Background(), sp, builder.Options{Workers: workers, Batch: batch})
+					res, err := bfs.Search(context.Background(), sp, bfs.Options{Workers: workers, Batch: batch})
 					if err != nil {
 						t.Fatalf("%s: %v", name, err)
 					}

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/builder/bfs"
 	"github.com/tablesmith/tablesmith/games/hanoi"
 )
 
@@ -16,18 +16,18 @@ import (
 // The space satisfies the builder's interfaces (tables.Domain is checked where the
 // lookup package hands a Space out as one).
 var (
-	_ builder.Space    = (*hanoi.Space)(nil)
-	_ builder.Holed    = (*hanoi.Space)(nil)
-	_ builder.Expecter = (*hanoi.Space)(nil)
+	_ bfs.Space    = (*hanoi.Space)(nil)
+	_ bfs.Holed    = (*hanoi.Space)(nil)
+	_ bfs.Expecter = (*hanoi.Space)(nil)
 )
 
-func build(t testing.TB, k, n int, index string) (*hanoi.Space, *builder.Result) {
+func build(t testing.TB, k, n int, index string) (*hanoi.Space, *bfs.Result) {
 	t.Helper()
 	sp, err := hanoi.NewSpace(hanoi.Params{Pegs: k, Disks: n, Index: index})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := builder.BFS(context.Background(), sp, builder.Options{Workers: 2})
+	res, err := bfs.Search(context.Background(), sp, bfs.Options{Workers: 2})
 	if err != nil {
 		t.Fatalf("BFS(%d pegs, %d disks, %s): %v", k, n, index, err)
 	}
@@ -36,7 +36,7 @@ func build(t testing.TB, k, n int, index string) (*hanoi.Space, *builder.Result)
 
 // checkCounts checks the summary of a finished build: every class (plain: state) is
 // reached, holes are exactly the seed scheme's gaps, nothing is unreachable.
-func checkCounts(t testing.TB, sp *hanoi.Space, res *builder.Result) {
+func checkCounts(t testing.TB, sp *hanoi.Space, res *bfs.Result) {
 	t.Helper()
 	p := sp.Params()
 	states := hanoi.ClassCount(p.Pegs, p.Disks)
@@ -109,7 +109,7 @@ func TestBuildSchemesAgree(t *testing.T) {
 			t.Run(fmt.Sprintf("k%d/n%d", k, n), func(t *testing.T) {
 				t.Parallel()
 				var spaces []*hanoi.Space
-				var results []*builder.Result
+				var results []*bfs.Result
 				for _, index := range hanoi.SchemeNames() {
 					sp, res := build(t, k, n, index)
 					checkCounts(t, sp, res)

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+
+	"github.com/tablesmith/tablesmith/games"
 )
 
 // Game describes the Towers of Hanoi to the game registry (package games): full tables of
@@ -12,9 +14,6 @@ type Game struct{}
 
 // Name is the game's name in table metadata.
 func (Game) Name() string { return "hanoi" }
-
-// Kind is a puzzle: remoteness to the goal.
-func (Game) Kind() string { return "puzzle" }
 
 // Summary describes the game.
 func (Game) Summary() string { return "Towers of Hanoi with 3..6 pegs" }
@@ -26,15 +25,25 @@ func (Game) Schemes() []string { return SchemeNames() }
 func (Game) NewParams() any { return &Params{Pegs: 3} }
 
 // Open returns the Space of params (a *Params) under the index scheme.
-func (Game) Open(params any, index string) (any, error) {
+func (g Game) Open(params any, index string) (games.Space, error) { return g.OpenPuzzle(params, index) }
+
+// OpenPuzzle returns the Space of params (a *Params) under the index scheme.
+func (Game) OpenPuzzle(params any, index string) (games.PuzzleSpace, error) {
 	p, ok := params.(*Params)
 	if !ok {
 		return nil, fmt.Errorf("hanoi: parameters of type %T", params)
 	}
 	q := *p
 	q.Index = index
-	return NewSpace(q)
+	sp, err := NewSpace(q)
+	if err != nil {
+		return nil, err
+	}
+	return sp, nil
 }
+
+// The capability the registry hands out, checked here at compile time.
+var _ games.PuzzleGame = Game{}
 
 // BindFlags declares the build flags that set p.
 func (p *Params) BindFlags(fs *flag.FlagSet) {

@@ -185,7 +185,7 @@ func (s *Space) DepthHint() uint64 { return min(s.hint, s.bound) }
 func (s *Space) ExpectedStates() uint64 { return s.states }
 
 // ListsNeighbourRuns tells the builder that the expander lists the smallest disk's moves,
-// neighbours in consecutive slots, next to each other (builder.NeighbourRuns).
+// neighbours in consecutive slots, next to each other (bfs.NeighbourRuns).
 func (s *Space) ListsNeighbourRuns() bool { return true }
 
 // HasHoles reports whether the scheme leaves slots that are no state: only seed does.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/internal/notation"
 )
 
@@ -17,9 +18,6 @@ type Game struct{}
 
 // Name is the game's name in table metadata.
 func (Game) Name() string { return "mill" }
-
-// Kind is a two-player game.
-func (Game) Kind() string { return "two-player" }
 
 // Summary describes the game.
 func (Game) Summary() string { return "Nine Men's Morris (Mühle), moving phase, one table per sector" }
@@ -34,13 +32,19 @@ func (Game) Schemes() []string { return []string{SchemeClassRank} }
 func (Game) NewParams() any { return &Params{} }
 
 // Open returns the sector's Space.
-func (Game) Open(params any, index string) (any, error) {
+func (Game) Open(params any, index string) (games.Space, error) {
 	p, ok := params.(*Params)
 	if !ok {
 		return nil, fmt.Errorf("mill: parameters of type %T", params)
 	}
-	return NewSpace(p.W, p.B)
+	sp, err := NewSpace(p.W, p.B)
+	if err != nil {
+		return nil, err
+	}
+	return sp, nil
 }
+
+var _ games.TierSpace = (*Space)(nil)
 
 // Params name one sector: W stones for the side to move, B for the opponent.
 type Params struct {

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+
+	"github.com/tablesmith/tablesmith/games"
 )
 
 // Game describes the sliding-tile puzzles to the game registry (package games): full
@@ -13,9 +15,6 @@ type Game struct{}
 
 // Name is the game's name in table metadata.
 func (Game) Name() string { return "slide" }
-
-// Kind is a puzzle: remoteness to the goal.
-func (Game) Kind() string { return "puzzle" }
 
 // Summary describes the game.
 func (Game) Summary() string { return "M×N sliding-tile puzzles (the 8-puzzle is 3×3)" }
@@ -27,15 +26,28 @@ func (Game) Schemes() []string { return []string{"lex-half", "lex", "mr", "branc
 func (Game) NewParams() any { return &Params{Goal: BlankLast.String()} }
 
 // Open returns the Space of params (a *Params) under the index scheme.
-func (Game) Open(params any, index string) (any, error) {
+func (g Game) Open(params any, index string) (games.Space, error) { return g.OpenPuzzle(params, index) }
+
+// OpenPuzzle returns the Space of params (a *Params) under the index scheme.
+func (Game) OpenPuzzle(params any, index string) (games.PuzzleSpace, error) {
 	p, ok := params.(*Params)
 	if !ok {
 		return nil, fmt.Errorf("slide: parameters of type %T", params)
 	}
 	q := *p
 	q.Index = index
-	return NewSpace(q)
+	sp, err := NewSpace(q)
+	if err != nil {
+		return nil, err
+	}
+	return sp, nil
 }
+
+// The capabilities the registry hands out, checked here at compile time.
+var (
+	_ games.PuzzleGame = Game{}
+	_ games.PDBFamily  = PDBGame{}
+)
 
 // BindFlags declares the build flags that set p.
 func (p *Params) BindFlags(fs *flag.FlagSet) {
@@ -60,9 +72,6 @@ type PDBGame struct{}
 // Name is the game's name in table metadata.
 func (PDBGame) Name() string { return "slide-pdb" }
 
-// Kind is a pattern-database group.
-func (PDBGame) Kind() string { return "pdb" }
-
 // Summary describes the game.
 func (PDBGame) Summary() string {
 	return "one group of an additive pattern-database set of a sliding-tile puzzle"
@@ -75,12 +84,19 @@ func (PDBGame) Schemes() []string { return []string{"partial-perm"} }
 func (PDBGame) NewParams() any { return &PDBParams{Goal: BlankLast.String()} }
 
 // Open returns the group's PDBGroup.
-func (PDBGame) Open(params any, index string) (any, error) {
+func (g PDBGame) Open(params any, index string) (games.Space, error) { return g.OpenPDB(params, index) }
+
+// OpenPDB returns the group's PDBGroup.
+func (PDBGame) OpenPDB(params any, index string) (games.PDBSpace, error) {
 	p, ok := params.(*PDBParams)
 	if !ok {
 		return nil, fmt.Errorf("slide: parameters of type %T", params)
 	}
-	return NewPDBGroup(*p)
+	grp, err := NewPDBGroup(*p)
+	if err != nil {
+		return nil, err
+	}
+	return grp, nil
 }
 
 // PDBParams name one pattern-database group: the board, the goal and the group's tiles

@@ -24,7 +24,7 @@ import (
 // Searching regions instead of blank cells reaches each abstract state once rather than
 // once per cell of its region (the 7-tile group of the 15-puzzle has 139,849,920 region
 // states against 518,918,400 (placement, blank cell) slots). It satisfies
-// builder.ZeroOneSpace and builder.ZeroClosed structurally, with no zero-cost moves left.
+// zeroone.Space and zeroone.ZeroClosed structurally, with no zero-cost moves left.
 type PDBSpace struct {
 	geo       *Geometry
 	n, k      int

@@ -6,15 +6,15 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/builder/zeroone"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/index"
 )
 
 // The space must satisfy the builder's interfaces structurally.
 var (
-	_ builder.ZeroOneSpace = (*slide.PDBSpace)(nil)
-	_ builder.ZeroClosed   = (*slide.PDBSpace)(nil)
+	_ zeroone.Space      = (*slide.PDBSpace)(nil)
+	_ zeroone.ZeroClosed = (*slide.PDBSpace)(nil)
 )
 
 // adjacent lists the cells next to c by row/column arithmetic, independently of Geometry.
@@ -226,7 +226,7 @@ func TestPDBSpaceSearch(t *testing.T) {
 		{2, 5, slide.BlankLast, []uint8{1, 2, 3, 4, 5, 6}},
 	} {
 		geo, sp := newPDBSpace(t, c.rows, c.cols, c.goal, c.tiles)
-		res, err := builder.ZeroOneBFS(context.Background(), sp, builder.Options{Workers: 2, Batch: 64})
+		res, err := zeroone.Search(context.Background(), sp, zeroone.Options{Workers: 2, Batch: 64})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,15 +5,15 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/builder/bfs"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/index"
 )
 
 var (
-	_ builder.Space    = (*slide.Space)(nil)
-	_ builder.Holed    = (*slide.Space)(nil)
-	_ builder.Expecter = (*slide.Space)(nil)
+	_ bfs.Space    = (*slide.Space)(nil)
+	_ bfs.Holed    = (*slide.Space)(nil)
+	_ bfs.Expecter = (*slide.Space)(nil)
 )
 
 // oracleCounts is an independent breadth-first search over board strings with a map: no
@@ -70,7 +70,7 @@ func TestBoardsAgainstOracle(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				res, err := builder.BFS(context.Background(), sp, builder.Options{Workers: 2})
+				res, err := bfs.Search(context.Background(), sp, bfs.Options{Workers: 2})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -201,11 +201,45 @@ func samePath(f *os.File, path string) bool {
 // File is a temporary file that replaces its target on Commit. Write to it,
 // then call Commit, or Abort to give up; Abort after Commit does nothing, so
 // `defer f.Abort()` is the usual pattern.
+//
+// Every error of a write, sync, chmod, rename or close names the target path, never the
+// temporary file, which is an implementation detail gone by the time the error is read
+// (a full disk says "write DIR/manifest.json: no space left on device").
 type File struct {
 	f    *os.File
 	path string // the target
 	perm fs.FileMode
 	done bool
+
+	fault func(op string) error // tests: an error for the step op instead of doing it
+}
+
+// named returns err (if any) as a *fs.PathError of the step op on the target path: the
+// cause without the temporary file's name.
+func (t *File) named(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe) && pe.Path == t.f.Name():
+		err = pe.Err
+	case errors.As(err, &le) && le.Old == t.f.Name():
+		err = le.Err
+	}
+	return &fs.PathError{Op: op, Path: t.path, Err: err}
+}
+
+// do runs one step of writing the target, or the injected fault, and names the target
+// in its error.
+func (t *File) do(op string, f func() error) error {
+	if t.fault != nil {
+		if err := t.fault(op); err != nil {
+			return t.named(op, err)
+		}
+	}
+	return t.named(op, f())
 }
 
 // maxAttempts bounds the retries of Create on name collisions.
@@ -230,7 +264,11 @@ func Create(path string, perm fs.FileMode) (*File, error) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, &fs.PathError{Op: "create", Path: path, Err: err}
 		}
 		if err := tryLock(f); errors.Is(err, errBusy) {
 			// A RemoveStale opened the file between our create and our
@@ -249,8 +287,14 @@ func Create(path string, perm fs.FileMode) (*File, error) {
 	return nil, fmt.Errorf("creating a temporary file for %s: %d names taken", path, maxAttempts)
 }
 
-// Write writes to the temporary file.
-func (t *File) Write(p []byte) (int, error) { return t.f.Write(p) }
+// Write writes to the temporary file; an error names the target.
+func (t *File) Write(p []byte) (n int, err error) {
+	err = t.do("write", func() error {
+		n, err = t.f.Write(p)
+		return err
+	})
+	return n, err
+}
 
 // TempName returns the name of the temporary file.
 func (t *File) TempName() string { return t.f.Name() }
@@ -271,24 +315,24 @@ func (t *File) Commit() error {
 	if t.done {
 		return fmt.Errorf("commit %s: %w", t.path, os.ErrClosed)
 	}
-	err := t.f.Sync()
+	err := t.do("sync", t.f.Sync)
 	if err == nil {
-		err = t.f.Chmod(t.perm)
+		err = t.do("chmod", func() error { return t.f.Chmod(t.perm) })
 	}
 	if err == nil {
-		err = CheckOutput(t.path)
+		err = CheckOutput(t.path) // it names the target
 	}
 	if err == nil {
-		err = os.Rename(t.f.Name(), t.path)
+		err = t.do("rename into", func() error { return os.Rename(t.f.Name(), t.path) })
 	}
 	if err != nil {
 		return errors.Join(err, t.Abort())
 	}
 	t.done = true
-	if err := t.f.Close(); err != nil {
+	if err := t.do("close", t.f.Close); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(t.path))
+	return syncDir(filepath.Dir(t.path)) // it names the target's directory
 }
 
 // Abort removes the temporary file, unless Commit or Abort already ran.
@@ -298,7 +342,11 @@ func (t *File) Abort() error {
 	}
 	t.done = true
 	err := os.Remove(t.f.Name()) // while still holding the lock
-	return errors.Join(err, t.f.Close())
+	if err = errors.Join(err, t.f.Close()); err != nil {
+		// The one error that names the temporary file: it may be left behind.
+		return fmt.Errorf("removing the temporary file of %s: %w", t.path, err)
+	}
+	return nil
 }
 
 // WriteFile writes data to path atomically, as Create, Write and Commit do.

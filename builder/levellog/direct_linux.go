@@ -1,0 +1,31 @@
+package levellog
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// openDirect opens f's file a second time for writing past the page cache (see
+// logFile). It reopens the descriptor, not the path, so that a path replaced or
+// redirected since f was opened cannot make the two write different files; a file
+// that is not regular (a pipe) gets no direct writes.
+func openDirect(f *os.File) (*os.File, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	d, err := os.OpenFile(fmt.Sprintf("/proc/self/fd/%d", f.Fd()), os.O_WRONLY|syscall.O_DIRECT, 0)
+	if err != nil {
+		return nil, err
+	}
+	if dst, err := d.Stat(); err != nil || !os.SameFile(st, dst) {
+		d.Close()
+		return nil, errors.New("the reopened descriptor is another file")
+	}
+	return d, nil
+}

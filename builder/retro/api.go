@@ -1,0 +1,48 @@
+// Package retro is the retrograde-analysis engine: it solves one unit of a two-player game
+// (a set of tiers that reach each other, e.g. a Mühle sector pair) whose moves out of the
+// unit lead into positions already solved.
+package retro
+
+import "github.com/tablesmith/tablesmith/values"
+
+// Space is a unit of retrograde analysis as the engine sees it: positions are slots
+// 0..Slots()-1.
+type Space interface {
+	// Slots is the number of positions of the unit.
+	Slots() uint64
+	// NewWorker returns the move generator of one goroutine.
+	NewWorker() Worker
+}
+
+// Worker generates the moves of a batch of positions; one goroutine uses it. The engine
+// calls it once per batch, never once per position.
+type Worker interface {
+	// Expand fills b for the slots lo..hi-1: for the i-th, b.Succ[b.Off[i]:b.Off[i+1]]
+	// are the distinct slots of the unit its moves lead to, and b.Exits[i] summarises
+	// its moves that leave the unit (values of solved positions, or the end of the
+	// game). A position with no successor in the unit and b.Exits[i].Moves == 0 has no
+	// move: it is lost at 0.
+	Expand(lo, hi uint64, b *Batch)
+	// Preds fills b for slots: b.Succ[b.Off[i]:b.Off[i+1]] are the distinct slots of
+	// the unit that move to slots[i]. b.Exits is not used.
+	Preds(slots []uint64, b *Batch)
+}
+
+// Batch is a worker's answer for a batch of positions, reused from call to call: Reset it
+// and append.
+type Batch struct {
+	Off   []int    // len(positions)+1 offsets into Succ
+	Succ  []uint64 // the slots, position after position
+	Exits []values.MoveSummary
+}
+
+// Reset empties b for a new batch (Off starts as [0]).
+func (b *Batch) Reset() {
+	b.Off = append(b.Off[:0], 0)
+	b.Succ = b.Succ[:0]
+	b.Exits = b.Exits[:0]
+}
+
+// Close ends the current position: the slots appended to Succ since the last Close are
+// its own.
+func (b *Batch) Close() { b.Off = append(b.Off, len(b.Succ)) }

@@ -1,0 +1,339 @@
+package retro
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"github.com/tablesmith/tablesmith/internal/cacheline"
+	"github.com/tablesmith/tablesmith/internal/parallel"
+	"github.com/tablesmith/tablesmith/values"
+)
+
+// The analysis works depth by depth. Initially a position with no move is lost at 0, and
+// one whose moves all leave the unit takes the value the exits give it (values.MoveSummary,
+// the one combining rule); one with moves in the unit starts from its exits: a win
+// pending at WinIn, or unable to lose (a drawing exit), or else a loss in LoseIn at the
+// latest, kept for when its last successor in the unit is refuted. A counter holds each
+// position's undecided successor classes in the unit. At depth d every position decided
+// at d is taken in turn: its predecessors become wins at d+1 (if it is a loss), or have
+// their counter decremented (if it is a win); a counter that reaches zero schedules a
+// loss at 1 + max(d, the exits' largest win remoteness). Positions never decided are
+// draws.
+//
+// Successors and predecessors are classes, counted once each however many moves reach
+// them: a class that is a successor of q has q among its predecessors and the other way
+// round, while move multiplicities differ between symmetric and asymmetric positions.
+
+// Options tune Solve. The zero value is usable.
+type Options struct {
+	Workers int // 0: GOMAXPROCS
+	// Progress, if set, is called from one goroutine about every ProgressEvery while
+	// the analysis runs.
+	Progress      func(Progress)
+	ProgressEvery time.Duration // 0: 250ms
+	// Chunk is the number of slots a worker takes at a time: one Expand call in the
+	// first pass, one Preds call (for the chunk's positions decided at the depth) in
+	// each later one (0: 4096).
+	Chunk int
+}
+
+// Progress is a snapshot of a running analysis.
+type Progress struct {
+	Stage   string // "init" or "depth"
+	Depth   int
+	Done    uint64 // slots processed in this stage or depth
+	Slots   uint64
+	Decided uint64 // positions with a value so far
+	Elapsed time.Duration
+}
+
+// Result is a finished analysis: per slot (Depth), 0 for a draw or 1 + the remoteness
+// (odd remoteness: a win, even: a loss), and the counts.
+type Result struct {
+	st                   []uint64
+	Wins, Losses, Draws  uint64
+	MaxWin, MaxLoss      int // -1: none
+	Elapsed              time.Duration
+	InitTime, DepthsTime time.Duration
+}
+
+// Depth is slot s's value: 0 for a draw, else 1 + the remoteness (odd remoteness: a win).
+func (r *Result) Depth(s uint64) uint16 { return uint16(r.st[s] & depthMask) }
+
+// Slots is the number of slots solved.
+func (r *Result) Slots() uint64 { return uint64(len(r.st)) }
+
+// The state of a position, one word:
+//
+//	bits  0..15  the decided depth + 1 (0: undecided)
+//	bits 16..39  the counter of undecided successor classes in the unit
+//	bit  40      cannot lose (an exit or, for a pending win, a move draws or wins)
+//	bit  41      the pending depth below is active (a win by an exit, or a scheduled loss)
+//	bits 48..63  the pending depth; while not active, the exits' LoseIn
+//
+// The counter had 8 bits in the first engine, which refused positions with more than
+// 255 successor classes; 24 bits take any position a game of this kind has.
+const (
+	depthMask = 0xFFFF
+	cntShift  = 16
+	cntBits   = 24
+	cntMask   = (1<<cntBits - 1) << cntShift
+	// MaxSuccessors is the most successor classes in the unit a position may have.
+	MaxSuccessors = 1<<cntBits - 1
+	noLoseBit     = 1 << 40
+	pendingBit    = 1 << 41
+	pendShift     = 48
+	// MaxRemoteness is the largest remoteness the engine stores (a depth + 2 must fit
+	// the 16 bits of the depth field).
+	MaxRemoteness = depthMask - 2
+)
+
+const (
+	stageInit = iota
+	stageDepth
+)
+
+// worker is one goroutine's move generator and scratch, kept from pass to pass.
+type worker struct {
+	w     Worker
+	b     Batch
+	front []uint64 // the positions of a chunk decided at the current depth
+}
+
+// Solve solves the unit sp: every position's value, by retrograde analysis from the
+// positions without moves and the exits.
+func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	chunk := uint64(4096)
+	if opt.Chunk > 0 {
+		chunk = uint64(opt.Chunk)
+	}
+	n := sp.Slots()
+	st := make([]uint64, n)
+	start := time.Now()
+	var done, decided atomic.Uint64
+	var stage, depth atomic.Int64
+	if opt.Progress != nil {
+		stop := parallel.Tick(opt.ProgressEvery, func(final bool) {
+			if final {
+				return // the caller has the result
+			}
+			opt.Progress(Progress{Stage: [...]string{"init", "depth"}[stage.Load()], Depth: int(depth.Load()),
+				Done: done.Load(), Slots: n, Decided: decided.Load(), Elapsed: time.Since(start)})
+		})
+		defer stop()
+	}
+
+	// The workers, made once and kept from pass to pass, each on cache lines of its own,
+	// apart from the others' (see internal/cacheline).
+	workers := make([]*worker, opt.Workers)
+	for i := range workers {
+		workers[i] = cacheline.New[worker]()
+		workers[i].w = sp.NewWorker()
+	}
+	pass := func(body func(wk *worker, lo, hi uint64) error) error {
+		return parallel.ForWorkers(ctx, workers, n, chunk, body)
+	}
+
+	// Init: counters, exits, the positions decided or scheduled by exits alone.
+	var maxPend atomic.Int64
+	maxPend.Store(-1)
+	err := pass(func(wk *worker, lo, hi uint64) error {
+		b := &wk.b
+		b.Reset()
+		wk.w.Expand(lo, hi, b)
+		if err := checkBatch(b, hi-lo); err != nil {
+			return fmt.Errorf("retro: Expand(%d, %d): %w", lo, hi, err)
+		}
+		top := int64(-1)
+		var dec uint64
+		for i := range hi - lo {
+			s := lo + i
+			succ := b.Off[i+1] - b.Off[i]
+			ex := b.Exits[i]
+			if succ > MaxSuccessors {
+				return fmt.Errorf("retro: slot %d has %d successor classes in the unit (at most %d)", s, succ, MaxSuccessors)
+			}
+			o, r := ex.Value()
+			if r > MaxRemoteness {
+				return fmt.Errorf("retro: slot %d: its exits give it a remoteness of %d, beyond %d", s, r, MaxRemoteness)
+			}
+			x := uint64(succ) << cntShift
+			switch {
+			case succ == 0 && ex.Moves == 0:
+				x |= 1 // no move: lost at 0
+				dec++
+			case o == values.Win:
+				x |= noLoseBit | pendingBit | uint64(r)<<pendShift
+				top = max(top, int64(r))
+			case o == values.Draw:
+				x |= noLoseBit
+			case succ == 0:
+				x |= pendingBit | uint64(r)<<pendShift // every move is an exit: lost at r
+				top = max(top, int64(r))
+			default:
+				x |= uint64(r) << pendShift // LoseIn, kept for when the counter reaches zero
+			}
+			st[s] = x
+		}
+		atomicMax(&maxPend, top)
+		decided.Add(dec)
+		done.Add(hi - lo)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	initTime := time.Since(start)
+
+	// Depth by depth.
+	stage.Store(stageDepth)
+	for d := 0; ; d++ {
+		if d > MaxRemoteness {
+			return nil, fmt.Errorf("retro: remoteness beyond %d", MaxRemoteness)
+		}
+		depth.Store(int64(d))
+		done.Store(0)
+		var frontier atomic.Uint64
+		err := pass(func(wk *worker, lo, hi uint64) error {
+			var dec uint64
+			top := int64(-1)
+			here := uint64(d + 1)
+			// The chunk's positions decided at d: the pending ones due now are decided
+			// here; those decided at d by the pass before are already. Nothing this pass
+			// does decides a position at d (wins go to d+1, losses are scheduled at d+1
+			// or later), so collecting them first and asking for their predecessors
+			// after, in one call, takes the same positions as one by one.
+			front := wk.front[:0]
+			for s := lo; s < hi; s++ {
+				x := atomic.LoadUint64(&st[s])
+				if x&depthMask == 0 && x&pendingBit != 0 && int(x>>pendShift) == d {
+					if setDepth(&st[s], here) {
+						dec++
+					}
+					x = atomic.LoadUint64(&st[s])
+				}
+				if x&depthMask == here {
+					front = append(front, s)
+				}
+			}
+			wk.front = front
+			if len(front) > 0 {
+				b := &wk.b
+				b.Reset()
+				wk.w.Preds(front, b)
+				if err := checkBatch(b, uint64(len(front))); err != nil {
+					return fmt.Errorf("retro: Preds of %d slots from %d: %w", len(front), front[0], err)
+				}
+				for _, q := range b.Succ {
+					if q >= n {
+						return fmt.Errorf("retro: Preds of %d slots from %d: slot %d out of range [0, %d)", len(front), front[0], q, n)
+					}
+				}
+				if d%2 == 0 { // losses: every predecessor wins at d+1
+					for _, q := range b.Succ {
+						if setDepth(&st[q], here+1) {
+							dec++
+						}
+					}
+				} else { // wins: one successor fewer to refute
+					for _, q := range b.Succ {
+						if at := decrement(&st[q], d); at > 0 {
+							top = max(top, int64(at))
+						}
+					}
+				}
+			}
+			frontier.Add(uint64(len(front)))
+			decided.Add(dec)
+			atomicMax(&maxPend, top)
+			done.Add(hi - lo)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if frontier.Load() == 0 && maxPend.Load() <= int64(d) {
+			break
+		}
+	}
+	res := &Result{st: st, MaxWin: -1, MaxLoss: -1, InitTime: initTime}
+	for _, x := range st {
+		dd := uint16(x & depthMask)
+		switch {
+		case dd == 0:
+			res.Draws++
+		case (dd-1)%2 == 1:
+			res.Wins++
+			res.MaxWin = max(res.MaxWin, int(dd-1))
+		default:
+			res.Losses++
+			res.MaxLoss = max(res.MaxLoss, int(dd-1))
+		}
+	}
+	res.Elapsed = time.Since(start)
+	res.DepthsTime = res.Elapsed - initTime
+	return res, nil
+}
+
+// checkBatch checks that a worker's answer has the shape of one for k positions, so that
+// a wrong worker is an error here rather than an index out of range, or a wrong table.
+func checkBatch(b *Batch, k uint64) error {
+	if uint64(len(b.Off)) != k+1 || b.Off[0] != 0 || b.Off[k] != len(b.Succ) {
+		return fmt.Errorf("a batch of %d offsets into %d slots for %d positions", len(b.Off), len(b.Succ), k)
+	}
+	for i := range k {
+		if b.Off[i+1] < b.Off[i] {
+			return fmt.Errorf("offsets %d, %d of positions %d, %d decrease", b.Off[i], b.Off[i+1], i, i+1)
+		}
+	}
+	return nil
+}
+
+// setDepth decides an undecided position at depth+1 = v; it reports whether it did.
+func setDepth(p *uint64, v uint64) bool {
+	for {
+		x := atomic.LoadUint64(p)
+		if x&depthMask != 0 {
+			return false
+		}
+		if atomic.CompareAndSwapUint64(p, x, x|v) {
+			return true
+		}
+	}
+}
+
+// decrement takes one refuted successor class from an undecided position that can still
+// lose, at depth d; when none is left it schedules the loss and returns its depth (0
+// otherwise).
+func decrement(p *uint64, d int) int {
+	for {
+		x := atomic.LoadUint64(p)
+		if x&depthMask != 0 || x&noLoseBit != 0 || x&cntMask == 0 {
+			return 0
+		}
+		y := x - 1<<cntShift
+		at := 0
+		if y&cntMask == 0 {
+			at = max(d+1, int(x>>pendShift))
+			y = y&^(depthMask<<pendShift) | pendingBit | uint64(at)<<pendShift
+		}
+		if atomic.CompareAndSwapUint64(p, x, y) {
+			return at
+		}
+	}
+}
+
+func atomicMax(a *atomic.Int64, v int64) {
+	for {
+		old := a.Load()
+		if v <= old || a.CompareAndSwap(old, v) {
+			return
+		}
+	}
+}

@@ -1,0 +1,97 @@
+package games
+
+import "flag"
+
+// A two-player game is a graph of tiers (GamesmanOne's word): each tier is a set of
+// positions with a size and a name, numbered 0..Size−1 by the game's own index scheme; a
+// move leads into the same tier, a tier that reaches this one back (the two are solved
+// together), or a tier solved before. The game describes the graph and generates moves;
+// one orchestrator (package pipeline) solves any such game, one reader (package tables)
+// routes a position to its tier's table, and one checker (tables.Verify) recomputes every
+// value from its children's, all through this interface.
+
+// Tier is a game's own number for one of its tiers (Mühle: the stones on the board and in
+// hand of the side to move and of the opponent).
+type Tier uint64
+
+// GameOver is the tier of a move that ends the game: the position it leads to is lost for
+// the side then to move, at remoteness 0 (Mühle: a capture that leaves the opponent two
+// stones). Its slot is 0.
+const GameOver Tier = 1<<64 - 1
+
+// TierPosition is one position of a tiered game: its tier and its slot in the tier.
+type TierPosition struct {
+	Tier Tier
+	Slot uint64
+}
+
+// TieredGame is the capability of a two-player game whose tables are solved tier by tier:
+// win, loss or draw for the side to move, with remoteness in plies.
+type TieredGame interface {
+	Game
+	// TierNoun is what the game calls a tier in messages and file names ("sector").
+	TierNoun() string
+	// RulesID fingerprints the rules the tables are built under; a set built under other
+	// rules is refused.
+	RulesID() string
+	// Tiers lists every tier of the whole game, in the order a plan lists them when their
+	// dependencies allow (smaller and simpler first).
+	Tiers() []Tier
+	// BindTierFlags declares on fs the flags that choose a part of the game (e.g. the tiers
+	// with at most N stones); after fs is parsed, the returned function gives the tiers
+	// chosen (the orchestrator adds what they depend on), or every tier when no flag was
+	// given, or an error naming the bad flag value.
+	BindTierFlags(fs *flag.FlagSet) func() ([]Tier, error)
+	// TierName writes a tier; ParseTier reads it back, refusing a name that is no tier.
+	TierName(t Tier) string
+	ParseTier(name string) (Tier, error)
+	// TierChildren lists the tiers the moves of tier t lead into, t itself included when a
+	// move can stay in it (GameOver is not listed).
+	TierChildren(t Tier) []Tier
+	// TierSize is the number of slots of tier t.
+	TierSize(t Tier) uint64
+	// TierParams is the typed parameters (as NewParams returns them, filled in) of the
+	// table that holds tier t under the game's default index scheme.
+	TierParams(t Tier) any
+	// TierOf returns the tier of a position in the game's notation (an error names a
+	// malformed position).
+	TierOf(state string) (Tier, error)
+	// NewTierWorker returns a move generator for one goroutine.
+	NewTierWorker() TierWorker
+}
+
+// TierWorker generates moves a batch of positions at a time (never one interface call
+// per position on a solver's hot path); one goroutine uses it.
+type TierWorker interface {
+	// Children fills b for slots lo..hi−1 of tier t: for the i-th, b.Pos[b.Off[i]:b.Off[i+1]]
+	// are the positions its moves lead to, one per move (GameOver for a move that ends the
+	// game); none means the side to move has no move and has lost.
+	Children(t Tier, lo, hi uint64, b *ChildBatch)
+	// Parents fills b for slots of tier t: b.Slots[b.Off[i]:b.Off[i+1]] are the slots of
+	// tier from whose moves lead to slots[i], each once.
+	Parents(t Tier, slots []uint64, from Tier, b *ParentBatch)
+}
+
+// ChildBatch is a TierWorker's answer to Children, reused from call to call.
+type ChildBatch struct {
+	Off []int // one more than the positions asked for
+	Pos []TierPosition
+}
+
+// Reset empties b for a new batch.
+func (b *ChildBatch) Reset() { b.Off = append(b.Off[:0], 0); b.Pos = b.Pos[:0] }
+
+// Close ends the current position.
+func (b *ChildBatch) Close() { b.Off = append(b.Off, len(b.Pos)) }
+
+// ParentBatch is a TierWorker's answer to Parents, reused from call to call.
+type ParentBatch struct {
+	Off   []int
+	Slots []uint64
+}
+
+// Reset empties b for a new batch.
+func (b *ParentBatch) Reset() { b.Off = append(b.Off[:0], 0); b.Slots = b.Slots[:0] }
+
+// Close ends the current position.
+func (b *ParentBatch) Close() { b.Off = append(b.Off, len(b.Slots)) }

@@ -1,0 +1,502 @@
+package pipeline
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/tablesmith/tablesmith/builder/retro"
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/internal/safefile"
+	"github.com/tablesmith/tablesmith/internal/sysmem"
+	"github.com/tablesmith/tablesmith/values"
+)
+
+// Tiered games. A game's tiers form a graph (games.TieredGame); the tiers that reach each
+// other (a strongly connected component: Mühle's sectors (w, b) and (b, w)) are one unit
+// of work, solved together by retrograde analysis; a unit of one tier whose moves all
+// leave it is solved in one pass from its children's values. Units are solved children
+// first. A set is a directory of tier files plus the manifest (format.Manifest, kind
+// tiers), which records each tier when its unit is complete; a unit already recorded
+// with files whose SHA-256 matches is skipped, so an interrupted build resumes unit by
+// unit and produces the same bytes.
+
+// TierUnit is one unit of work of a tiered game: tiers that reach each other.
+type TierUnit struct {
+	Name  string       // the name of its first tier
+	Tiers []games.Tier // in the game's order
+	Deps  []string     // the units its moves lead into, by name
+}
+
+// Slots is the number of positions of the unit.
+func (u TierUnit) Slots(g games.TieredGame) uint64 {
+	var n uint64
+	for _, t := range u.Tiers {
+		n += g.TierSize(t)
+	}
+	return n
+}
+
+// exits lists the tiers outside u that its moves lead into, in the game's order.
+func (u TierUnit) exits(g games.TieredGame) []games.Tier {
+	var out []games.Tier
+	for _, t := range u.Tiers {
+		for _, c := range g.TierChildren(t) {
+			if !slices.Contains(u.Tiers, c) && !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// TierPlan returns the units holding the tiers want and every tier they depend on, each
+// after the units it depends on (among the units ready, in the order of g.Tiers()).
+func TierPlan(g games.TieredGame, want []games.Tier) []TierUnit {
+	order := map[games.Tier]int{}
+	for i, t := range g.Tiers() {
+		order[t] = i
+	}
+	// The tiers needed, and Tarjan's strongly connected components over them.
+	var (
+		index   = map[games.Tier]int{}
+		low     = map[games.Tier]int{}
+		onStack = map[games.Tier]bool{}
+		stack   []games.Tier
+		comps   [][]games.Tier
+	)
+	var visit func(t games.Tier)
+	visit = func(t games.Tier) {
+		index[t], low[t] = len(index), len(index)
+		stack = append(stack, t)
+		onStack[t] = true
+		for _, c := range g.TierChildren(t) {
+			if _, seen := index[c]; !seen {
+				visit(c)
+				low[t] = min(low[t], low[c])
+			} else if onStack[c] {
+				low[t] = min(low[t], index[c])
+			}
+		}
+		if low[t] == index[t] {
+			var comp []games.Tier
+			for {
+				x := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[x] = false
+				comp = append(comp, x)
+				if x == t {
+					break
+				}
+			}
+			slices.SortFunc(comp, func(a, b games.Tier) int { return cmp.Compare(order[a], order[b]) })
+			comps = append(comps, comp)
+		}
+	}
+	for _, t := range want {
+		if _, seen := index[t]; !seen {
+			visit(t)
+		}
+	}
+	unitOf := map[games.Tier]int{}
+	for i, c := range comps {
+		for _, t := range c {
+			unitOf[t] = i
+		}
+	}
+	// Kahn's order over the components, the ready one first in the game's order.
+	waiting := make([]int, len(comps))
+	dependents := make([][]int, len(comps))
+	deps := make([][]int, len(comps))
+	for i, c := range comps {
+		for _, t := range c {
+			for _, ch := range g.TierChildren(t) {
+				if j := unitOf[ch]; j != i && !slices.Contains(deps[i], j) {
+					deps[i] = append(deps[i], j)
+					waiting[i]++
+					dependents[j] = append(dependents[j], i)
+				}
+			}
+		}
+	}
+	var out []TierUnit
+	done := make([]bool, len(comps))
+	for len(out) < len(comps) {
+		best := -1
+		for i := range comps {
+			if !done[i] && waiting[i] == 0 && (best < 0 || order[comps[i][0]] < order[comps[best][0]]) {
+				best = i
+			}
+		}
+		done[best] = true
+		for _, j := range dependents[best] {
+			waiting[j]--
+		}
+		u := TierUnit{Name: g.TierName(comps[best][0]), Tiers: comps[best]}
+		for _, j := range deps[best] {
+			u.Deps = append(u.Deps, g.TierName(comps[j][0]))
+		}
+		slices.SortFunc(u.Deps, func(a, b string) int {
+			ta, _ := g.ParseTier(a)
+			tb, _ := g.ParseTier(b)
+			return cmp.Compare(order[ta], order[tb])
+		})
+		out = append(out, u)
+	}
+	return out
+}
+
+// TierUnitOf returns the unit that holds the tier called name.
+func TierUnitOf(g games.TieredGame, name string) (TierUnit, error) {
+	t, err := g.ParseTier(name)
+	if err != nil {
+		return TierUnit{}, err
+	}
+	for _, u := range TierPlan(g, []games.Tier{t}) {
+		if slices.Contains(u.Tiers, t) {
+			return u, nil
+		}
+	}
+	return TierUnit{}, fmt.Errorf("build: no unit holds %s %s", g.TierNoun(), name) // unreachable: the plan holds t
+}
+
+// TierMember is a tier as a build reports it: its manifest entry and what its file holds.
+type TierMember struct {
+	format.Member
+	Slots  uint64
+	Counts values.WDLSummary
+}
+
+// TierOptions tune TierSet and BuildTierUnit. The zero value is usable.
+type TierOptions struct {
+	Workers int // 0: GOMAXPROCS
+	// Jobs is how many units TierSet builds at a time, as the dependencies and the memory
+	// available allow (0 or 1: one after another, in the plan's order); each uses Workers.
+	Jobs int
+	// Progress and UnitDone, if set, are never called concurrently.
+	Progress func(unit string, p retro.Progress)
+	// UnitDone, if set, is called after each unit: skipped is true when it was already
+	// complete in the set.
+	UnitDone func(u TierUnit, members []TierMember, skipped bool)
+	Build    format.Build // recorded in the manifest (not in the reproducible files)
+}
+
+// TierSet builds every unit of plan (see TierPlan) into dir, skipping those already
+// complete: after an interruption the same call resumes. Up to opt.Jobs units are built
+// at a time (RunUnits over TierPlanUnits, within the memory available); with one job, in
+// plan's order.
+func TierSet(ctx context.Context, g games.TieredGame, dir string, plan []TierUnit, opt TierOptions) error {
+	if err := prepareSetDir(dir); err != nil {
+		return err
+	}
+	var mu sync.Mutex
+	if progress := opt.Progress; progress != nil {
+		opt.Progress = func(u string, p retro.Progress) { mu.Lock(); defer mu.Unlock(); progress(u, p) }
+	}
+	if done := opt.UnitDone; done != nil {
+		opt.UnitDone = func(u TierUnit, m []TierMember, skipped bool) { mu.Lock(); defer mu.Unlock(); done(u, m, skipped) }
+	}
+	units := TierPlanUnits(g, dir, plan, PlanOptions{})
+	return RunUnits(ctx, units, RunOptions{Jobs: opt.Jobs, MemBytes: sysmem.Available()}, func(ctx context.Context, i int) error {
+		_, err := BuildTierUnit(ctx, g, dir, plan[i], opt)
+		return err
+	})
+}
+
+// prepareSetDir creates a set's directory and refuses, before any work, a manifest path
+// that could not be written at the end (a symbolic link, a device, a FIFO, a directory).
+func prepareSetDir(dir string) error {
+	if err := makeSetDir(dir); err != nil {
+		return err
+	}
+	if err := format.CheckManifestPath(dir); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	return nil
+}
+
+// BuildTierUnit builds one unit into the set in dir. It does nothing when the unit's tiers
+// are all in the manifest with files whose SHA-256 matches; it fails with a clear error
+// when a tier it depends on is missing or corrupt. The files are written under temporary
+// names and renamed into place, and the manifest is updated last, under a lock, so that
+// jobs building other units of the same set at the same time lose nothing.
+func BuildTierUnit(ctx context.Context, g games.TieredGame, dir string, u TierUnit, opt TierOptions) (built bool, err error) {
+	if err := prepareSetDir(dir); err != nil {
+		return false, err
+	}
+	m, err := readTierManifest(g, dir)
+	if err != nil {
+		return false, err
+	}
+	if complete, members := tierUnitComplete(g, dir, m, u); complete {
+		if opt.UnitDone != nil {
+			opt.UnitDone(u, members, true)
+		}
+		return false, nil
+	}
+	for _, t := range u.Tiers {
+		if err := safefile.CheckOutput(filepath.Join(dir, tierFile(g, t))); err != nil {
+			return false, fmt.Errorf("build: %w", err)
+		}
+	}
+	ex, err := loadTierExits(ctx, g, dir, m, u)
+	if err != nil {
+		return false, err
+	}
+	sp := newTierSpace(g, u, ex)
+	start := time.Now()
+	var depth func(s uint64) uint16
+	if len(u.Tiers) == 1 && !slices.Contains(g.TierChildren(u.Tiers[0]), u.Tiers[0]) {
+		codes, err := solveOnePass(ctx, sp, opt.Workers)
+		if err != nil {
+			return false, fmt.Errorf("build: %s %s: %w", g.TierNoun(), u.Name, err)
+		}
+		depth = func(s uint64) uint16 { return codes[s] - 1 }
+	} else {
+		ropt := retro.Options{Workers: opt.Workers}
+		if opt.Progress != nil {
+			ropt.Progress = func(p retro.Progress) { opt.Progress(u.Name, p) }
+		}
+		res, err := retro.Solve(ctx, sp, ropt)
+		if err != nil {
+			return false, fmt.Errorf("build: %s %s: %w", g.TierNoun(), u.Name, err)
+		}
+		depth = res.Depth
+	}
+	var members []TierMember
+	for i, t := range u.Tiers {
+		lo, hi := sp.off[i], sp.off[i+1]
+		mem, err := writeTier(ctx, g, dir, t, hi-lo, func(s uint64) uint16 { return depth(lo + s) }, opt.Workers)
+		if err != nil {
+			return false, err
+		}
+		b := opt.Build
+		b.Seconds = time.Since(start).Seconds()
+		b.Workers = opt.Workers
+		mem.Build = &b
+		members = append(members, mem)
+	}
+	if err := recordTiers(g, dir, members); err != nil {
+		return false, err
+	}
+	if opt.UnitDone != nil {
+		opt.UnitDone(u, members, false)
+	}
+	return true, nil
+}
+
+// tierFile names a tier's file: the game's noun for a tier and the tier's name.
+func tierFile(g games.TieredGame, t games.Tier) string {
+	return fmt.Sprintf("%s-%s.tsm", g.TierNoun(), g.TierName(t))
+}
+
+// writeTier writes one tier's values (depth: 0 for a draw, else 1 + remoteness) as a WDL
+// table, reproducibly (the build information goes to the manifest).
+func writeTier(ctx context.Context, g games.TieredGame, dir string, t games.Tier, n uint64, depth func(uint64) uint16, workers int) (TierMember, error) {
+	maxR := 0
+	for i := range n {
+		maxR = max(maxR, int(depth(i)))
+	}
+	enc, err := values.WDLBits(uint64(max(maxR-1, 0)))
+	if err != nil {
+		return TierMember{}, err
+	}
+	params, err := json.Marshal(g.TierParams(t))
+	if err != nil {
+		return TierMember{}, err
+	}
+	meta := format.Metadata{Game: g.Name(), Params: params, Index: g.Schemes()[0],
+		Encoding: values.EncodingWDL, Slots: n, CodeBits: enc.Bits,
+		Build: format.Build{Tool: "tablesmith"}}
+	src := func(dst []uint32, start uint64) {
+		for i := range dst {
+			dst[i] = uint32(depth(start+uint64(i))) + 1 // 0 (draw) → code 1, 1 + r → code 2 + r
+		}
+	}
+	name := g.TierName(t)
+	path := filepath.Join(dir, tierFile(g, t))
+	written, err := format.WriteFile(ctx, path, meta, src, format.WriteOptions{Workers: workers, Reproducible: true})
+	if err != nil {
+		return TierMember{}, fmt.Errorf("build: %s %s: %w", g.TierNoun(), name, err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return TierMember{}, err
+	}
+	sum, err := format.FileSHA256(path)
+	if err != nil {
+		return TierMember{}, err
+	}
+	return TierMember{Member: format.Member{Name: name, File: filepath.Base(path), Bytes: st.Size(), SHA256: sum},
+		Slots: n, Counts: enc.Summary(written.CodeCounts)}, nil
+}
+
+// readTierManifest reads dir's manifest, or starts an empty one when there is none yet; a
+// manifest of another kind, game or rules is refused.
+func readTierManifest(g games.TieredGame, dir string) (*format.Manifest, error) {
+	m, err := format.ReadManifest(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return format.NewManifest(format.SetTiers, g.Name(), g.RulesID()), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	switch {
+	case m.Kind != format.SetTiers || m.Game != g.Name():
+		return nil, fmt.Errorf("build: %s holds a %s set of %s, not the tiers of %s", dir, m.Kind, m.Game, g.Name())
+	case m.Rules != g.RulesID():
+		return nil, fmt.Errorf("build: %s was built under other rules (%q; this tablesmith plays %q): rebuild it in another directory",
+			dir, m.Rules, g.RulesID())
+	}
+	return m, nil
+}
+
+// tierUnitComplete reports whether every tier of u is in the manifest with a file whose
+// SHA-256 matches, and then what the files hold.
+func tierUnitComplete(g games.TieredGame, dir string, m *format.Manifest, u TierUnit) (bool, []TierMember) {
+	var members []TierMember
+	for _, t := range u.Tiers {
+		x, ok := m.Member(g.TierName(t))
+		if !ok {
+			return false, nil
+		}
+		path := filepath.Join(dir, x.File)
+		if sum, err := format.FileSHA256(path); err != nil || sum != x.SHA256 {
+			return false, nil // rebuild: the file is missing or not the one recorded
+		}
+		r, err := format.Open(path)
+		if err != nil {
+			return false, nil
+		}
+		meta := r.Meta()
+		r.Close()
+		members = append(members, TierMember{Member: x, Slots: meta.Slots,
+			Counts: values.WDLCodes{Bits: meta.CodeBits}.Summary(meta.CodeCounts)})
+	}
+	return true, members
+}
+
+// recordTiers adds members to dir's manifest under an exclusive lock, so concurrent jobs
+// of one set never lose each other's entries; the manifest is replaced atomically and
+// lists the tiers in the game's order.
+func recordTiers(g games.TieredGame, dir string, members []TierMember) error {
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	m, err := readTierManifest(g, dir)
+	if err != nil {
+		return err
+	}
+	for _, x := range members {
+		m.Put(x.Member)
+	}
+	order := map[string]int{}
+	for i, t := range g.Tiers() {
+		order[g.TierName(t)] = i
+	}
+	slices.SortStableFunc(m.Members, func(a, b format.Member) int { return cmp.Compare(order[a.Name], order[b.Name]) })
+	if err := format.WriteManifest(dir, m); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	return nil
+}
+
+// tierExits holds the values of the tiers a unit's moves lead into, one WDL code per slot.
+type tierExits struct {
+	tiers []games.Tier
+	codes [][]uint16
+}
+
+// lookup returns the codes of tier t, or nil.
+func (ex *tierExits) lookup(t games.Tier) []uint16 {
+	for i, x := range ex.tiers {
+		if x == t {
+			return ex.codes[i]
+		}
+	}
+	return nil
+}
+
+// loadTierExits loads the tiers u's moves lead into, each checked against the manifest
+// (present, SHA-256, every block's checksum): a missing or corrupt dependency is an error
+// that says which unit to build.
+func loadTierExits(ctx context.Context, g games.TieredGame, dir string, m *format.Manifest, u TierUnit) (*tierExits, error) {
+	ex := &tierExits{}
+	noun := g.TierNoun()
+	for _, t := range u.exits(g) {
+		name := g.TierName(t)
+		dep, _ := TierUnitOf(g, name)
+		x, ok := m.Member(name)
+		if !ok {
+			return nil, fmt.Errorf("build: %s %s needs %s %s, which is not in %s: build %s first (tablesmith build %s --tier %s -o %s)",
+				noun, u.Name, noun, name, dir, dep.Name, g.Name(), dep.Name, dir)
+		}
+		path := filepath.Join(dir, x.File)
+		sum, err := format.FileSHA256(path)
+		if err != nil {
+			return nil, fmt.Errorf("build: %s %s needs %s %s: %w (rebuild %s)", noun, u.Name, noun, name, err, dep.Name)
+		}
+		if sum != x.SHA256 {
+			return nil, fmt.Errorf("build: %s %s needs %s %s, but %s is not the file the manifest records (SHA-256 %s, want %s): rebuild %s: %w",
+				noun, u.Name, noun, name, path, sum, x.SHA256, dep.Name, format.ErrCorrupt)
+		}
+		codes, err := loadCodes16(ctx, path, g.TierSize(t))
+		if err != nil {
+			return nil, fmt.Errorf("build: %s %s needs %s %s: %w", noun, u.Name, noun, name, err)
+		}
+		ex.tiers = append(ex.tiers, t)
+		ex.codes = append(ex.codes, codes)
+	}
+	return ex, nil
+}
+
+// loadCodes16 reads every code of a WDL table of n slots, each checked to fit 16 bits.
+func loadCodes16(ctx context.Context, path string, n uint64) ([]uint16, error) {
+	r, err := format.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	meta := r.Meta()
+	if meta.Slots != n || meta.Encoding != values.EncodingWDL {
+		return nil, fmt.Errorf("%s: %d slots of %s, want %d of %s: %w", path, meta.Slots, meta.Encoding, n, values.EncodingWDL, format.ErrCorrupt)
+	}
+	out := make([]uint16, n)
+	buf := make([]uint32, 1<<16)
+	for lo := uint64(0); lo < n; lo += uint64(len(buf)) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		b := buf[:min(uint64(len(buf)), n-lo)]
+		if err := r.Codes(b, lo); err != nil {
+			return nil, err
+		}
+		for i, c := range b {
+			if c > 0xFFFF || c == values.WDLHole {
+				return nil, fmt.Errorf("%s: slot %d holds code %d: %w", path, lo+uint64(i), c, format.ErrCorrupt)
+			}
+			out[lo+uint64(i)] = uint16(c)
+		}
+	}
+	return out, nil
+}
+
+// lockDir waits for the exclusive lock of a set's directory (dir/.lock), which jobs take
+// around their updates of the manifest.
+func lockDir(dir string) (unlock func(), err error) {
+	unlock, err = safefile.Lock(filepath.Join(dir, ".lock"))
+	if err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	return unlock, nil
+}

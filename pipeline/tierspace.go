@@ -1,0 +1,156 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/tablesmith/tablesmith/builder/retro"
+	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/internal/parallel"
+	"github.com/tablesmith/tablesmith/values"
+)
+
+// tierSpace is a unit of a tiered game as the retrograde engine sees it: the slots of its
+// tiers one after another; a move into a tier outside the unit is an exit, whose value
+// comes from the codes of that tier, solved before.
+type tierSpace struct {
+	g   games.TieredGame
+	u   TierUnit
+	off []uint64 // off[i]: the first slot of u.Tiers[i]; off[len(u.Tiers)]: the total
+	ex  *tierExits
+	// parents[i] lists the tiers of the unit (by index) with moves into u.Tiers[i].
+	parents [][]int
+}
+
+func newTierSpace(g games.TieredGame, u TierUnit, ex *tierExits) *tierSpace {
+	sp := &tierSpace{g: g, u: u, ex: ex, off: []uint64{0}, parents: make([][]int, len(u.Tiers))}
+	for i, t := range u.Tiers {
+		sp.off = append(sp.off, sp.off[i]+g.TierSize(t))
+		for _, c := range g.TierChildren(t) {
+			if j := slices.Index(u.Tiers, c); j >= 0 {
+				sp.parents[j] = append(sp.parents[j], i)
+			}
+		}
+	}
+	return sp
+}
+
+func (sp *tierSpace) Slots() uint64 { return sp.off[len(sp.off)-1] }
+
+func (sp *tierSpace) NewWorker() retro.Worker {
+	return &tierSpaceWorker{sp: sp, tw: sp.g.NewTierWorker(), pb: make([]games.ParentBatch, len(sp.u.Tiers))}
+}
+
+// tierAt returns the index in the unit of the tier holding slot s.
+func (sp *tierSpace) tierAt(s uint64) int {
+	i := 0
+	for s >= sp.off[i+1] {
+		i++
+	}
+	return i
+}
+
+// tierSpaceWorker is one goroutine's view of a tierSpace.
+type tierSpaceWorker struct {
+	sp    *tierSpace
+	tw    games.TierWorker
+	cb    games.ChildBatch
+	pb    []games.ParentBatch
+	local []uint64
+}
+
+// summarise records the children of one position: those in the unit go to succ (each
+// once, as slots of the unit), the others into the exits' summary.
+func (w *tierSpaceWorker) summarise(children []games.TierPosition, succ []uint64) ([]uint64, values.MoveSummary) {
+	var ex values.MoveSummary
+	start := len(succ)
+	for _, c := range children {
+		if c.Tier == games.GameOver {
+			ex.Add(values.Loss, 0)
+			continue
+		}
+		if j := slices.Index(w.sp.u.Tiers, c.Tier); j >= 0 {
+			succ = append(succ, w.sp.off[j]+c.Slot)
+			continue
+		}
+		codes := w.sp.ex.lookup(c.Tier)
+		if codes == nil || c.Slot >= uint64(len(codes)) {
+			panic(fmt.Sprintf("pipeline: a move of %s %s leads to %s slot %d, outside the tiers it declares",
+				w.sp.g.TierNoun(), w.sp.u.Name, w.sp.g.TierName(c.Tier), c.Slot))
+		}
+		ex.AddCode(uint32(codes[c.Slot]))
+	}
+	run := succ[start:]
+	slices.Sort(run)
+	return succ[:start+len(slices.Compact(run))], ex
+}
+
+func (w *tierSpaceWorker) Expand(lo, hi uint64, b *retro.Batch) {
+	b.Reset()
+	for lo < hi {
+		i := w.sp.tierAt(lo)
+		end := min(hi, w.sp.off[i+1])
+		w.tw.Children(w.sp.u.Tiers[i], lo-w.sp.off[i], end-w.sp.off[i], &w.cb)
+		for p := range int(end - lo) {
+			var ex values.MoveSummary
+			b.Succ, ex = w.summarise(w.cb.Pos[w.cb.Off[p]:w.cb.Off[p+1]], b.Succ)
+			b.Exits = append(b.Exits, ex)
+			b.Close()
+		}
+		lo = end
+	}
+}
+
+func (w *tierSpaceWorker) Preds(slots []uint64, b *retro.Batch) {
+	b.Reset()
+	for k := 0; k < len(slots); {
+		i := w.sp.tierAt(slots[k])
+		lo, hi := w.sp.off[i], w.sp.off[i+1]
+		w.local = w.local[:0]
+		e := k
+		for ; e < len(slots) && slots[e] >= lo && slots[e] < hi; e++ {
+			w.local = append(w.local, slots[e]-lo)
+		}
+		for _, j := range w.sp.parents[i] {
+			w.tw.Parents(w.sp.u.Tiers[i], w.local, w.sp.u.Tiers[j], &w.pb[j])
+		}
+		for p := range w.local {
+			for _, j := range w.sp.parents[i] {
+				pb := &w.pb[j]
+				for _, s := range pb.Slots[pb.Off[p]:pb.Off[p+1]] {
+					b.Succ = append(b.Succ, w.sp.off[j]+s)
+				}
+			}
+			b.Close()
+		}
+		k = e
+	}
+}
+
+// solveOnePass solves a unit of one tier none of whose moves stays in it: every
+// position's value follows from its children's, solved before, by the one combining rule.
+// It returns the WDL code of every slot.
+func solveOnePass(ctx context.Context, sp *tierSpace, workers int) ([]uint16, error) {
+	n := sp.Slots()
+	codes := make([]uint16, n)
+	err := parallel.ForEach(ctx, workers, n, 1<<12, sp.NewWorker, func(rw retro.Worker, lo, hi uint64) error {
+		w := rw.(*tierSpaceWorker)
+		var succ []uint64
+		w.tw.Children(sp.u.Tiers[0], lo, hi, &w.cb)
+		for p := range int(hi - lo) {
+			var ex values.MoveSummary
+			succ, ex = w.summarise(w.cb.Pos[w.cb.Off[p]:w.cb.Off[p+1]], succ[:0])
+			if len(succ) > 0 {
+				return fmt.Errorf("slot %d has a move within its own tier, which a one-pass tier must not", lo+uint64(p))
+			}
+			c := ex.Code()
+			if c > 0xFFFF {
+				return fmt.Errorf("slot %d: remoteness beyond 65533", lo+uint64(p))
+			}
+			codes[lo+uint64(p)] = uint16(c)
+		}
+		return nil
+	})
+	return codes, err
+}

@@ -1,0 +1,253 @@
+package tables
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/games/registry"
+	"github.com/tablesmith/tablesmith/values"
+)
+
+// A tiered game's set holds one table per tier (Mühle: per sector, the stones of the side
+// to move and of the opponent), and a manifest naming the game and the rules they were
+// built under. The game routes a position to its tier (games.TieredGame.TierOf); nothing
+// here knows which game it is.
+
+// ErrOtherRules marks a set built under rules other than this tablesmith's.
+var ErrOtherRules = fmt.Errorf("built under other rules")
+
+// tierSet is what a Set holds of a tiered game's set.
+type tierSet struct {
+	g      games.TieredGame
+	byTier map[games.Tier]*Table
+	names  []string // the members' names, in the manifest's order
+}
+
+// openTierSet opens every member of a tiered game's set and checks it is the tier the
+// manifest says: the game, the tier's parameters, the encoding and the size.
+func (s *Set) openTierSet(m *format.Manifest) error {
+	g0, err := registry.Lookup(m.Game)
+	if err != nil {
+		return fmt.Errorf("tables: %s: %w: %w", s.manifestPath(), err, format.ErrCorrupt)
+	}
+	g, ok := g0.(games.TieredGame)
+	if !ok {
+		return fmt.Errorf("tables: %s: %s is not a two-player game solved by tiers: %w", s.manifestPath(), m.Game, format.ErrCorrupt)
+	}
+	if m.Rules != g.RulesID() {
+		return fmt.Errorf("tables: %s: built under other rules (%q; this tablesmith plays %q): %w", s.manifestPath(), m.Rules, g.RulesID(), ErrOtherRules)
+	}
+	ts := &tierSet{g: g, byTier: map[games.Tier]*Table{}}
+	s.tiers = ts
+	for _, x := range m.Members {
+		t, err := g.ParseTier(x.Name)
+		if err != nil {
+			return fmt.Errorf("tables: %s: %w: %w", s.manifestPath(), err, format.ErrCorrupt)
+		}
+		tab, err := s.openMember(x)
+		if err != nil {
+			return fmt.Errorf("tables: %s %s: %w", g.TierNoun(), x.Name, err)
+		}
+		s.members = append(s.members, tab)
+		meta := tab.Meta()
+		want, _ := marshalParams(g.TierParams(t))
+		if meta.Game != g.Name() || string(meta.Params) != string(want) || meta.Encoding != values.EncodingWDL || meta.Slots != g.TierSize(t) {
+			return fmt.Errorf("tables: %s is %s %s (%s, %d slots), the manifest says %s %s: %w",
+				tab.File(), meta.Game, meta.Params, meta.Encoding, meta.Slots, g.TierNoun(), x.Name, format.ErrCorrupt)
+		}
+		if _, ok := tab.dom.(games.TierSpace); !ok {
+			return fmt.Errorf("tables: %s: the %s game lists no moves", tab.File(), g.Name())
+		}
+		ts.byTier[t] = tab
+		ts.names = append(ts.names, x.Name)
+	}
+	return nil
+}
+
+// Tiered returns the game of a tiered game's set (nil for other sets).
+func (s *Set) Tiered() games.TieredGame {
+	if s.tiers == nil {
+		return nil
+	}
+	return s.tiers.g
+}
+
+// TierNames lists the tiers of a tiered game's set, in the manifest's order.
+func (s *Set) TierNames() []string {
+	if s.tiers == nil {
+		return nil
+	}
+	return slices.Clone(s.tiers.names)
+}
+
+// Tier returns the table of the tier called name of a tiered game's set.
+func (s *Set) Tier(name string) (*Table, bool) {
+	if s.tiers == nil {
+		return nil, false
+	}
+	t, err := s.tiers.g.ParseTier(name)
+	if err != nil {
+		return nil, false
+	}
+	tab, ok := s.tiers.byTier[t]
+	return tab, ok
+}
+
+// lookupTier answers a position of a tiered game's set from its tier's table.
+func (s *Set) lookupTier(state string) (Answer, *Table, error) {
+	g := s.tiers.g
+	t, err := g.TierOf(state)
+	if err != nil {
+		return Answer{}, nil, fmt.Errorf("%w: %w", ErrBadState, err)
+	}
+	tab, ok := s.tiers.byTier[t]
+	if !ok {
+		return Answer{}, nil, fmt.Errorf("%w: %s %s is not in this set (it holds %s)", ErrBadState, g.TierNoun(), g.TierName(t),
+			strings.Join(s.tiers.names, ", "))
+	}
+	a, err := tab.Lookup(state)
+	return a, tab, err
+}
+
+// MoveAnswer is a legal move with the value of the position it leads to, for the
+// opponent, who is then to move (Answer.State empty when the move ends the game).
+type MoveAnswer struct {
+	Move string
+	Answer
+}
+
+// Moves answers a position of a tiered game's set and every legal move from it with the
+// value of the position it leads to, best move first for the side to move: the quickest
+// win (a loss for the opponent), then draws, then the slowest loss.
+func (s *Set) Moves(state string) (Answer, []MoveAnswer, error) {
+	if s.tiers == nil {
+		return Answer{}, nil, fmt.Errorf("tables: %s is not a two-player game's set", s.dir)
+	}
+	a, tab, err := s.lookupTier(state)
+	if err != nil {
+		return Answer{}, nil, err
+	}
+	moves, next, err := tab.dom.(games.TierSpace).Moves(a.State)
+	if err != nil {
+		return Answer{}, nil, fmt.Errorf("%w: %w", ErrBadState, err)
+	}
+	out := make([]MoveAnswer, len(moves))
+	for i, m := range moves {
+		out[i].Move = m
+		if next[i] == "" {
+			out[i].Answer = Answer{Outcome: values.Loss} // the move ends the game
+			continue
+		}
+		b, _, err := s.lookupTier(next[i])
+		if err != nil {
+			return Answer{}, nil, fmt.Errorf("move %s: %w", m, err)
+		}
+		out[i].Answer = b
+	}
+	slices.SortStableFunc(out, func(x, y MoveAnswer) int { return cmp.Compare(moveRank(x.Answer), moveRank(y.Answer)) })
+	return a, out, nil
+}
+
+// moveRank orders moves by the value they leave the opponent, best for the mover first.
+func moveRank(a Answer) int {
+	switch a.Outcome {
+	case values.Loss:
+		return a.Remoteness - 1<<20
+	case values.Win:
+		return 1<<20 - a.Remoteness
+	}
+	return 0
+}
+
+// Line returns the principal line of a won or lost position: the positions from it to the
+// end of the game along best moves (the winner hurrying, the loser delaying), with the
+// moves between them; nil for a draw. Values that do not form such a line are corrupt.
+func (s *Set) Line(state string) (positions, moves []string, err error) {
+	a, ms, err := s.Moves(state)
+	if err != nil || a.Outcome == values.Draw {
+		return nil, nil, err
+	}
+	positions = []string{a.State}
+	for {
+		if a.Remoteness == 0 {
+			return positions, moves, nil
+		}
+		if len(ms) == 0 {
+			return nil, nil, fmt.Errorf("%s: remoteness %d but no move: %w", a.State, a.Remoteness, format.ErrCorrupt)
+		}
+		best := ms[0]
+		wantOutcome := values.Win
+		if a.Outcome == values.Win {
+			wantOutcome = values.Loss
+		}
+		if best.Outcome != wantOutcome || best.Remoteness != a.Remoteness-1 {
+			return nil, nil, fmt.Errorf("%s: %v in %d, but the best move %s leads to %v in %d: %w",
+				a.State, a.Outcome, a.Remoteness, best.Move, best.Outcome, best.Remoteness, format.ErrCorrupt)
+		}
+		moves = append(moves, best.Move)
+		if best.State == "" {
+			return append(positions, "(the game is over)"), moves, nil
+		}
+		positions = append(positions, best.State)
+		if a, ms, err = s.Moves(best.State); err != nil {
+			return nil, nil, err
+		}
+	}
+}
+
+// TierSummary is one tier of a tiered game's set as `info` shows it, read from the tier's
+// file (its checksummed metadata), never from the manifest.
+type TierSummary struct {
+	Name    string `json:"name"`
+	Classes uint64 `json:"classes"`
+	Wins    uint64 `json:"wins"`
+	Losses  uint64 `json:"losses"`
+	Draws   uint64 `json:"draws"`
+	MaxWin  *int   `json:"max_win"`  // null: no win
+	MaxLoss *int   `json:"max_loss"` // null: no loss
+	Bytes   int64  `json:"bytes"`
+	// Positions won (lost) per remoteness in plies, as in Info.
+	WinCounts  []uint64 `json:"win_counts,omitempty"`
+	LossCounts []uint64 `json:"loss_counts,omitempty"`
+}
+
+// tierSummaries summarises every tier and their totals (Name "all").
+func (s *Set) tierSummaries() ([]TierSummary, *TierSummary) {
+	var out []TierSummary
+	tot := TierSummary{Name: "all"}
+	for _, name := range s.tiers.names {
+		t, _ := s.tiers.g.ParseTier(name)
+		mi := s.tiers.byTier[t].Info()
+		ts := TierSummary{Name: name, Classes: mi.Slots, Wins: mi.Wins, Losses: mi.Losses, Draws: mi.Draws,
+			MaxWin: mi.MaxWin, MaxLoss: mi.MaxLoss, Bytes: mi.Bytes, WinCounts: mi.WinCounts, LossCounts: mi.LossCounts}
+		out = append(out, ts)
+		tot.Classes += ts.Classes
+		tot.Wins += ts.Wins
+		tot.Losses += ts.Losses
+		tot.Draws += ts.Draws
+		tot.Bytes += ts.Bytes
+		tot.MaxWin, tot.MaxLoss = maxPtr(tot.MaxWin, ts.MaxWin), maxPtr(tot.MaxLoss, ts.MaxLoss)
+		for r, k := range ts.WinCounts {
+			addCounts(&tot.WinCounts, r, k)
+		}
+		for r, k := range ts.LossCounts {
+			addCounts(&tot.LossCounts, r, k)
+		}
+	}
+	return out, &tot
+}
+
+// maxPtr is the larger of two optional values.
+func maxPtr(a, b *int) *int {
+	switch {
+	case a == nil:
+		return b
+	case b == nil || *a >= *b:
+		return a
+	}
+	return b
+}

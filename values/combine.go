@@ -1,0 +1,75 @@
+package values
+
+// The one rule that gives a two-player position its value from the values of its moves.
+// Every move leads to a position where the opponent is to move; its value is the
+// opponent's. The mover wins if some move leaves the opponent lost, in 1 + the least such
+// remoteness (the winner hurries); else draws if some move draws; else loses in 1 + the
+// largest remoteness of the opponent's wins (the loser delays), or in 0 with no move at all.
+// The retrograde engine, the pipelines' exits into solved tiers, the one-pass solver of
+// tiers without inner moves and the forward check of `verify` all use this rule.
+
+// MoveSummary accumulates the values of some of a position's moves. The zero value holds
+// no move.
+type MoveSummary struct {
+	Moves int  // the moves added
+	Draw  bool // some move leads to a draw
+	// WinIn is 1 + the least remoteness of a move that leaves the opponent lost (0: none):
+	// the mover wins in WinIn plies at the latest.
+	WinIn int
+	// LoseIn is 1 + the largest remoteness of a move that leaves the opponent winning
+	// (0: none).
+	LoseIn int
+}
+
+// Add records a move to a position whose value for the opponent is (o, r): o is Win, Loss
+// or Draw.
+func (s *MoveSummary) Add(o Outcome, r int) {
+	s.Moves++
+	switch o {
+	case Loss:
+		if s.WinIn == 0 || r+1 < s.WinIn {
+			s.WinIn = r + 1
+		}
+	case Draw:
+		s.Draw = true
+	default:
+		s.LoseIn = max(s.LoseIn, r+1)
+	}
+}
+
+// AddCode records a move to a position whose WDL code (see EncodingWDL) is c; it reports
+// false, adding nothing, for the hole code.
+func (s *MoveSummary) AddCode(c uint32) bool {
+	o, r, ok := WDLCodes{}.Decode(c)
+	if ok {
+		s.Add(o, r)
+	}
+	return ok
+}
+
+// Merge adds every move of t to s.
+func (s *MoveSummary) Merge(t MoveSummary) {
+	s.Moves += t.Moves
+	s.Draw = s.Draw || t.Draw
+	if t.WinIn > 0 && (s.WinIn == 0 || t.WinIn < s.WinIn) {
+		s.WinIn = t.WinIn
+	}
+	s.LoseIn = max(s.LoseIn, t.LoseIn)
+}
+
+// Value is the mover's value when the moves added are all the position's moves.
+func (s MoveSummary) Value() (Outcome, int) {
+	switch {
+	case s.WinIn > 0:
+		return Win, s.WinIn
+	case s.Draw:
+		return Draw, 0
+	}
+	return Loss, s.LoseIn
+}
+
+// Code is Value as a WDL code.
+func (s MoveSummary) Code() uint32 {
+	o, r := s.Value()
+	return WDLCodes{}.Code(o, r)
+}
