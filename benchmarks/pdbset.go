@@ -5,13 +5,13 @@ import (
 	"os"
 
 	"github.com/tablesmith/tablesmith/pipeline"
-	"github.com/tablesmith/tablesmith/tables"
+	"github.com/tablesmith/tablesmith/solver"
 )
 
 // BuildPDBSet builds a pattern-database set with the project's pipeline (pipeline.PDBSet) into a temporary
 // directory, loads it into memory and removes the files: the comparisons need the set,
 // not the files, and use the same code path as `tablesmith build pdb` and `solve --pdb`.
-func BuildPDBSet(ctx context.Context, spec pipeline.PDBSpec, workers int) (*tables.PDBSet, error) {
+func BuildPDBSet(ctx context.Context, spec pipeline.PDBSpec, workers int) (*solver.PDBSet, error) {
 	dir, err := os.MkdirTemp("", "tablesmith-pdb-*")
 	if err != nil {
 		return nil, err
@@ -20,5 +20,5 @@ func BuildPDBSet(ctx context.Context, spec pipeline.PDBSpec, workers int) (*tabl
 	if _, err := pipeline.PDBSet(ctx, dir, spec, pipeline.PDBOptions{Workers: workers}); err != nil {
 		return nil, err
 	}
-	return tables.OpenPDBSet(dir)
+	return solver.OpenPDBSet(dir)
 }

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -28,7 +29,9 @@ import (
 //	  "game": "mill", "rules": "mill-v1-…",
 //	  "params": {…},                   // what every member shares (a PDB set's board)
 //	  "members": [{"name": "3-3", "file": "sector-3-3.tsm", "bytes": 123,
-//	               "sha256": "…", "build": {…}}, …],
+//	               "sha256": "…",
+//	               "params": {…},      // a PDB group's: its file's metadata params
+//	               "build": {…}}, …],
 //	  "build": {…}
 //	}
 const (
@@ -66,7 +69,11 @@ type Member struct {
 	File   string `json:"file"` // a plain name in the set's directory
 	Bytes  int64  `json:"bytes"`
 	SHA256 string `json:"sha256"`
-	Build  *Build `json:"build,omitempty"` // how this member was made (not in its reproducible file)
+	// Params are the parameters the member file's metadata states, exactly (a
+	// pattern-database group's board, goal and tiles); the reader checks the file against
+	// them. Tiers leave them out: the tier's name says which it is.
+	Params json.RawMessage `json:"params,omitempty"`
+	Build  *Build          `json:"build,omitempty"` // how this member was made (not in its reproducible file)
 }
 
 // NewManifest starts an empty manifest of a set.
@@ -149,7 +156,26 @@ func ParseManifest(b []byte) (*Manifest, error) {
 	if err := m.check(); err != nil {
 		return nil, err
 	}
+	// Parameters read back compact, as the files' metadata and the writers hold them
+	// (WriteManifest indents them with the rest).
+	m.Params = compactJSON(m.Params)
+	for i := range m.Members {
+		m.Members[i].Params = compactJSON(m.Members[i].Params)
+	}
 	return m, nil
+}
+
+// compactJSON returns raw without insignificant space (raw itself if it has none, or is
+// not valid JSON, which json.Unmarshal has already refused).
+func compactJSON(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return raw
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil || buf.Len() == len(raw) {
+		return raw
+	}
+	return buf.Bytes()
 }
 
 // check validates what a manifest states on its own.
@@ -174,6 +200,9 @@ func (m *Manifest) check() error {
 		case x.SHA256 == "" && m.legacy:
 		case len(x.SHA256) != 64 || strings.Trim(x.SHA256, "0123456789abcdef") != "":
 			return corruptf("manifest: member %s: SHA-256 %q is not 64 hex digits", x.Name, x.SHA256)
+		}
+		if m.Kind == SetPDB && len(x.Params) == 0 {
+			return corruptf("manifest: member %s: no params (a pattern-database group names its tiles)", x.Name)
 		}
 		if err := CheckMemberFile(x.File); err != nil {
 			return corruptf("manifest: member %s: %v", x.Name, err)
@@ -301,15 +330,34 @@ func upgradeLegacy(format string, b []byte) (*Manifest, error) {
 	if err := json.Unmarshal(b, &old); err != nil {
 		return nil, corruptf("manifest: %v", err)
 	}
-	params, _ := json.Marshal(map[string]any{"rows": old.Rows, "cols": old.Cols, "goal": old.Goal, "encoding": old.Encoding})
+	// The set's parameters and each group's in the order the pipeline writes them (the
+	// group's as its file's metadata holds them).
+	params, err := json.Marshal(struct {
+		Rows     int    `json:"rows"`
+		Cols     int    `json:"cols"`
+		Goal     string `json:"goal"`
+		Encoding string `json:"encoding"`
+	}{old.Rows, old.Cols, old.Goal, old.Encoding})
+	if err != nil {
+		return nil, corruptf("manifest: %v", err)
+	}
 	m := &Manifest{Format: ManifestFormat, Version: old.Version, Kind: SetPDB, Game: old.Game, Params: params, Build: old.Build}
 	for _, g := range old.Groups {
 		names := make([]string, len(g.Tiles))
 		for i, t := range g.Tiles {
 			names[i] = fmt.Sprint(t)
 		}
+		gp, err := json.Marshal(struct {
+			Rows  int    `json:"rows"`
+			Cols  int    `json:"cols"`
+			Goal  string `json:"goal"`
+			Tiles []int  `json:"tiles"`
+		}{old.Rows, old.Cols, old.Goal, g.Tiles})
+		if err != nil {
+			return nil, corruptf("manifest: %v", err)
+		}
 		m.Members = append(m.Members, Member{Name: strings.Join(names, ","), File: g.File, Bytes: g.Bytes, SHA256: g.SHA256,
-			Build: &Build{Seconds: g.Seconds}})
+			Params: gp, Build: &Build{Seconds: g.Seconds}})
 	}
 	return m, nil
 }

@@ -25,7 +25,7 @@ func TestParseManifestReal(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		file, kind, game, first string
-		members               int
+		members                 int
 	}{
 		{"tier-set.json", SetTiers, "mill", "3-3", 10},
 		{"legacy-sector-set.json", SetTiers, "mill", "3-3", 10},
@@ -42,6 +42,52 @@ func TestParseManifestReal(t *testing.T) {
 			if x.File == "" || x.Bytes <= 0 || len(x.SHA256) != 64 {
 				t.Errorf("%s: member %+v", c.file, x)
 			}
+		}
+	}
+}
+
+// TestLegacyPDBMemberParams: upgrading a pattern-database manifest of the earlier format
+// gives each group the parameters its file's metadata states, byte for byte (the board,
+// the goal and the tiles, in the order the game marshals them), and the set the board,
+// goal and encoding; the counts the old format stated about groups are gone.
+func TestLegacyPDBMemberParams(t *testing.T) {
+	t.Parallel()
+	m, err := ParseManifest(readManifestSeed(t, "legacy-pdb-set.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(m.Params), `{"rows":3,"cols":3,"goal":"blank-last","encoding":"pdb-md-excess"}`; got != want {
+		t.Errorf("set params %s, want %s", got, want)
+	}
+	for i, want := range []string{
+		`{"rows":3,"cols":3,"goal":"blank-last","tiles":[1,2,3,4]}`,
+		`{"rows":3,"cols":3,"goal":"blank-last","tiles":[5,6,7,8]}`,
+	} {
+		if got := string(m.Members[i].Params); got != want {
+			t.Errorf("member %d params %s, want %s", i+1, got, want)
+		}
+		if m.Members[i].Build == nil || m.Members[i].Build.Seconds <= 0 {
+			t.Errorf("member %d: build %+v, want its seconds", i+1, m.Members[i].Build)
+		}
+	}
+	b, _ := json.Marshal(m)
+	for _, gone := range []string{"max_value", "counts", "code_bits", "entries"} {
+		if strings.Contains(string(b), gone) {
+			t.Errorf("the upgraded manifest states %s: %s", gone, b)
+		}
+	}
+	// A written manifest keeps the params and reads back the same.
+	dir := t.TempDir()
+	if err := WriteManifest(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range m.Members {
+		if string(back.Members[i].Params) != string(m.Members[i].Params) {
+			t.Errorf("member %d params read back as %s", i+1, back.Members[i].Params)
 		}
 	}
 }
@@ -84,7 +130,21 @@ func TestParseManifestRefuses(t *testing.T) {
 			member(m, 0)["sha256"] = strings.ToUpper(member(m, 0)["sha256"].(string))
 		}), ErrCorrupt},
 		{"members not a list", edit(func(m map[string]any) { m["members"] = 7 }), ErrCorrupt},
+		{"params not JSON", edit(func(m map[string]any) { member(m, 0)["params"] = 7 }), nil},
+		{"pdb member without params", edit(func(m map[string]any) { m["kind"] = SetPDB }), ErrCorrupt},
+		{"pdb member with params", edit(func(m map[string]any) {
+			m["kind"] = SetPDB
+			for i := range m["members"].([]any) {
+				member(m, i)["params"] = map[string]any{"tiles": []int{i + 1}}
+			}
+		}), nil},
 	} {
+		if c.is == nil {
+			if _, err := ParseManifest(c.b); err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+			continue
+		}
 		if _, err := ParseManifest(c.b); !errors.Is(err, c.is) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.is)
 		}
@@ -115,7 +175,7 @@ func TestReadManifestFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	back, err := ReadManifest(dir)
-	if err != nil || len(back.Members) != len(m.Members) || back.Members[3] != m.Members[3] && back.Members[3].SHA256 != m.Members[3].SHA256 {
+	if err != nil || len(back.Members) != len(m.Members) || back.Members[3].SHA256 != m.Members[3].SHA256 || back.Members[3].File != m.Members[3].File {
 		t.Fatalf("round trip: %v, %+v", err, back)
 	}
 	m.Members[0].File = "../escape"
@@ -138,6 +198,9 @@ func FuzzParseManifest(f *testing.F) {
 		f.Add(readManifestSeed(f, name))
 	}
 	f.Add([]byte(`{"format":"tablesmith-set","version":1,"kind":"pdb","game":"g","members":[]}`))
+	f.Add([]byte(`{"format":"tablesmith-set","version":1,"kind":"pdb","game":"slide-pdb","params":{"rows":3,"cols":3,"goal":"blank-last","encoding":"pdb-md-excess"},` +
+		`"members":[{"name":"1,2,3,4","file":"group1-94fe3e88.tsm","bytes":1262,"sha256":"d18c5b83cdb214c8be95c2a37cd7919eabe4f460882f70ed68ce152a4c699a4c",` +
+		`"params":{"rows":3,"cols":3,"goal":"blank-last","tiles":[1,2,3,4]},"build":{"seconds":0.5}}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := ParseManifest(b)
 		if err != nil {

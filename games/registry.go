@@ -95,10 +95,15 @@ type PDBSpace interface {
 	// GoalEntry is the entry of the goal placement.
 	GoalEntry() uint64
 	// NewMoves returns, for one goroutine, a function giving entry e's Manhattan distance
-	// and the entries one group-tile move away, bit 63 set on those after which the cells
-	// free of group tiles form one region.
+	// and the entries one group-tile move away, [PDBConnected] set on those after which
+	// the cells free of group tiles form one region.
 	NewMoves() func(e uint64, dst []uint64) (md int, moves []uint64)
 }
+
+// PDBConnected is bit 63 of an entry that PDBSpace.NewMoves returns: set when, after the
+// move, the cells free of group tiles form one region, so the blank can be anywhere among
+// them at no cost (the verifier's exact bound across such a move). The entry is the rest.
+const PDBConnected = 1 << 63
 
 // TierSpace is one tier's table of a tiered game as the lookup reads it: besides its
 // slots, the legal moves of a position.

@@ -95,3 +95,10 @@ func (b *ParentBatch) Reset() { b.Off = append(b.Off[:0], 0); b.Slots = b.Slots[
 
 // Close ends the current position.
 func (b *ParentBatch) Close() { b.Off = append(b.Off, len(b.Slots)) }
+
+// TierDescriber is implemented by a tiered game whose tiers have numbers worth listing
+// beside their name (Mühle: the stones on the board and in hand of the side to move and of
+// the opponent); `info --json` adds them to each tier's summary.
+type TierDescriber interface {
+	DescribeTier(t Tier) map[string]any
+}

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -21,7 +22,6 @@ import (
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/internal/parallel"
 	"github.com/tablesmith/tablesmith/internal/safefile"
-	"github.com/tablesmith/tablesmith/tables"
 	"github.com/tablesmith/tablesmith/values"
 )
 
@@ -69,8 +69,37 @@ type PDBOptions struct {
 	Search func(g int, p builder.Progress)
 	Write  func(g int, done, total uint64)
 	// GroupDone, if set, is called after each group's file is written.
-	GroupDone func(g int, info tables.PDBGroupInfo)
+	GroupDone func(g int, info PDBGroupInfo)
 	Build     format.Build // recorded in the files and the manifest (Seconds is per file)
+}
+
+// PDBGroupInfo is one group's file as a build wrote or found it: its member of the
+// manifest (file, size, SHA-256, its parameters and build seconds) and, for messages,
+// the numbers of the file's own checksummed metadata (the manifest states none of them).
+type PDBGroupInfo struct {
+	format.Member
+	Tiles    []int    `json:"tiles"`
+	Entries  uint64   `json:"entries"`
+	MaxValue int      `json:"max_value"`
+	Counts   []uint64 `json:"counts"` // Counts[v] = entries of value v
+	CodeBits int      `json:"code_bits"`
+}
+
+// Seconds is the time the group's search and file took (0 if not recorded).
+func (g PDBGroupInfo) Seconds() float64 {
+	if g.Build == nil {
+		return 0
+	}
+	return g.Build.Seconds
+}
+
+// pdbSetParams are the parameters of a pattern-database set in its manifest (what every
+// group shares, and the files' encoding).
+type pdbSetParams struct {
+	Rows     int    `json:"rows"`
+	Cols     int    `json:"cols"`
+	Goal     string `json:"goal"`
+	Encoding string `json:"encoding"`
 }
 
 // PDBSet builds one table per group of spec into dir (created if needed) and then
@@ -81,7 +110,7 @@ type PDBOptions struct {
 // after the switch. The files are reproducible (the same bytes from every build, on any
 // machine, with any workers); what changes from run to run is in the manifest. For a set
 // built group by group, as separate units of work, see PDBGroup and PDBAssemble.
-func PDBSet(ctx context.Context, dir string, spec PDBSpec, opt PDBOptions) (*tables.PDBManifest, error) {
+func PDBSet(ctx context.Context, dir string, spec PDBSpec, opt PDBOptions) (*format.Manifest, error) {
 	spec, err := normalizedPDBSpec(spec)
 	if err != nil {
 		return nil, err
@@ -89,7 +118,7 @@ func PDBSet(ctx context.Context, dir string, spec PDBSpec, opt PDBOptions) (*tab
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
-	if err := makeSetDir(dir); err != nil {
+	if err := prepareSetDir(dir); err != nil {
 		return nil, err
 	}
 	m := newPDBManifest(spec, opt)
@@ -99,7 +128,7 @@ func PDBSet(ctx context.Context, dir string, spec PDBSpec, opt PDBOptions) (*tab
 		if err != nil {
 			return nil, err
 		}
-		m.Groups = append(m.Groups, info)
+		m.Members = append(m.Members, info.Member)
 		if opt.GroupDone != nil {
 			opt.GroupDone(gi, info)
 		}
@@ -119,28 +148,31 @@ func normalizedPDBSpec(spec PDBSpec) (PDBSpec, error) {
 	return spec, spec.Normalize()
 }
 
-// newPDBManifest starts the manifest of the set spec.
-func newPDBManifest(spec PDBSpec, opt PDBOptions) *tables.PDBManifest {
-	m := &tables.PDBManifest{Format: tables.PDBManifestFormat, Version: tables.PDBManifestVersion, Game: slide.PDBGame{}.Name(),
-		Rows: spec.Rows, Cols: spec.Cols, Goal: spec.Goal, Encoding: spec.Encoding, Build: opt.Build}
+// newPDBManifest starts the manifest of the set spec: the game, and the set's parameters
+// (board, goal, encoding); the groups are its members.
+func newPDBManifest(spec PDBSpec, opt PDBOptions) *format.Manifest {
+	m := format.NewManifest(format.SetPDB, slide.PDBGame{}.Name(), "")
+	m.Params, _ = json.Marshal(pdbSetParams{Rows: spec.Rows, Cols: spec.Cols, Goal: spec.Goal, Encoding: spec.Encoding})
+	b := opt.Build
 	if opt.Workers > 0 {
-		m.Build.Workers = opt.Workers
+		b.Workers = opt.Workers
 	}
-	m.Build.Tool = orString(m.Build.Tool, "tablesmith")
+	b.Tool = orString(b.Tool, "tablesmith")
+	m.Build = &b
 	return m
 }
 
 // writePDBManifest stamps m, switches dir/manifest.json to it, and removes the group files
 // that neither m nor keep names.
-func writePDBManifest(dir string, m *tables.PDBManifest, keep []tables.PDBGroupInfo) error {
+func writePDBManifest(dir string, m *format.Manifest, keep []format.Member) error {
 	if m.Build.Created.IsZero() {
 		m.Build.Created = time.Now().UTC().Truncate(time.Second)
 	}
 	m.Build.GoVersion = runtime.Version()
-	if err := WriteJSONAtomic(filepath.Join(dir, tables.ManifestName), m); err != nil {
-		return err
+	if err := format.WriteManifest(dir, m); err != nil {
+		return fmt.Errorf("build: %w", err)
 	}
-	removeUnlisted(dir, append(slices.Clone(m.Groups), keep...))
+	removeUnlisted(dir, append(slices.Clone(m.Members), keep...))
 	return nil
 }
 
@@ -155,10 +187,11 @@ const (
 )
 
 // pdbPartial is the content of manifest.partial.json: groups built but in no manifest
-// yet, of any set.
+// yet, of any set, each as the manifest's member it will be. (A record of an earlier
+// version, with "groups", reads as empty: those groups are built again.)
 type pdbPartial struct {
-	Format string                `json:"format"`
-	Groups []tables.PDBGroupInfo `json:"groups"`
+	Format  string          `json:"format"`
+	Members []format.Member `json:"members"`
 }
 
 // readPDBPartial reads dir's partial record; a missing or unreadable one reads as empty
@@ -172,37 +205,81 @@ func readPDBPartial(dir string) *pdbPartial {
 	return p
 }
 
-// recordedGroup returns the record of the group file name from dir's manifest or partial
-// record, if the file is there with the SHA-256 recorded.
-func recordedGroup(dir, name string) (tables.PDBGroupInfo, bool) {
-	var recs []tables.PDBGroupInfo
-	if m, err := tables.ReadPDBManifest(dir); err == nil {
-		recs = m.Groups
+// readPDBManifest reads dir's manifest if it is a pattern-database set's.
+func readPDBManifest(dir string) (*format.Manifest, error) {
+	m, err := format.ReadManifest(dir)
+	if err != nil {
+		return nil, fmt.Errorf("build: %w", err)
 	}
-	recs = append(recs, readPDBPartial(dir).Groups...)
+	if m.Kind != format.SetPDB || m.Game != (slide.PDBGame{}).Name() {
+		return nil, fmt.Errorf("build: %s holds a %s set of %s, not a pattern-database set", dir, m.Kind, m.Game)
+	}
+	return m, nil
+}
+
+// recordedGroup returns the record of the group file name from dir's manifest or partial
+// record, if the file is there with the SHA-256 recorded and the parameters want.
+func recordedGroup(dir, name string, want json.RawMessage) (format.Member, bool) {
+	var recs []format.Member
+	if m, err := readPDBManifest(dir); err == nil {
+		recs = m.Members
+	}
+	recs = append(recs, readPDBPartial(dir).Members...)
 	sum := ""
-	for _, g := range recs {
-		if g.File != name || g.SHA256 == "" {
+	for _, x := range recs {
+		if x.File != name || x.SHA256 == "" || string(x.Params) != string(want) {
 			continue
 		}
 		if sum == "" {
 			var err error
 			if sum, err = format.FileSHA256(filepath.Join(dir, name)); err != nil {
-				return tables.PDBGroupInfo{}, false
+				return format.Member{}, false
 			}
 		}
-		if sum == g.SHA256 {
-			return g, true
+		if sum == x.SHA256 {
+			return x, true
 		}
 	}
-	return tables.PDBGroupInfo{}, false
+	return format.Member{}, false
+}
+
+// pdbGroupParams are group gi's parameters, as its file's metadata and its member state
+// them.
+func pdbGroupParams(spec PDBSpec, tiles []uint8) slide.PDBParams {
+	return slide.PDBParams{Rows: spec.Rows, Cols: spec.Cols, Goal: spec.Goal, Tiles: intsOf(tiles)}
+}
+
+// pdbGroupParamsJSON is pdbGroupParams as JSON.
+func pdbGroupParamsJSON(spec PDBSpec, tiles []uint8) json.RawMessage {
+	b, _ := json.Marshal(pdbGroupParams(spec, tiles))
+	return b
+}
+
+// recordedGroupInfo reads the numbers of a recorded group's file from its checksummed
+// metadata.
+func recordedGroupInfo(dir string, x format.Member, tiles []uint8) (PDBGroupInfo, error) {
+	r, err := format.Open(filepath.Join(dir, x.File))
+	if err != nil {
+		return PDBGroupInfo{}, fmt.Errorf("build: %w", err)
+	}
+	defer r.Close()
+	meta := r.Meta()
+	info := PDBGroupInfo{Member: x, Tiles: intsOf(tiles), Entries: meta.Slots, CodeBits: meta.CodeBits}
+	var extra struct {
+		Counts []uint64 `json:"value_counts"`
+		Max    int      `json:"max_value"`
+	}
+	if json.Unmarshal(meta.Extra, &extra) == nil {
+		info.Counts, info.MaxValue = extra.Counts, extra.Max
+	}
+	return info, nil
 }
 
 // PDBGroup builds group gi (from 0) of the set spec into dir as one unit of work and
 // records it (see pdbPartialName). It does nothing, and reports built false, when the
 // group's file is already recorded, in the partial record or the manifest, with the same
 // SHA-256. The file is the one PDBSet writes, byte for byte.
-func PDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, opt PDBOptions) (info tables.PDBGroupInfo, built bool, err error) {
+func PDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, opt PDBOptions) (info PDBGroupInfo, built bool, err error) {
 	if spec, err = normalizedPDBSpec(spec); err != nil {
 		return info, false, err
 	}
@@ -212,11 +289,13 @@ func PDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, opt PDBOpti
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
-	if err := makeSetDir(dir); err != nil {
+	if err := prepareSetDir(dir); err != nil {
 		return info, false, err
 	}
-	if info, ok := recordedGroup(dir, pdbFileName(spec, gi, spec.Groups[gi])); ok {
-		return info, false, nil
+	tiles := spec.Groups[gi]
+	if x, ok := recordedGroup(dir, pdbFileName(spec, gi, tiles), pdbGroupParamsJSON(spec, tiles)); ok {
+		info, err = recordedGroupInfo(dir, x, tiles)
+		return info, false, err
 	}
 	if info, err = buildPDBGroup(ctx, dir, spec, gi, spec.Groups[gi], opt); err != nil {
 		return info, false, err
@@ -227,7 +306,7 @@ func PDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, opt PDBOpti
 	}
 	defer unlock()
 	p := readPDBPartial(dir)
-	p.Groups = append(slices.DeleteFunc(p.Groups, func(g tables.PDBGroupInfo) bool { return g.File == info.File }), info)
+	p.Members = append(slices.DeleteFunc(p.Members, func(x format.Member) bool { return x.File == info.File }), info.Member)
 	return info, true, WriteJSONAtomic(filepath.Join(dir, pdbPartialName), p)
 }
 
@@ -235,12 +314,15 @@ func PDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, opt PDBOpti
 // PDBGroup, and removes the group files that no manifest or record names any more. It
 // does nothing, and reports built false, when the manifest already describes spec with
 // every file in place; a group not built (or whose file changed) is an error naming it.
-func PDBAssemble(dir string, spec PDBSpec, opt PDBOptions) (m *tables.PDBManifest, built bool, err error) {
+func PDBAssemble(dir string, spec PDBSpec, opt PDBOptions) (m *format.Manifest, built bool, err error) {
 	if spec, err = normalizedPDBSpec(spec); err != nil {
 		return nil, false, err
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, false, fmt.Errorf("build: %s holds no groups of the set: build them first (tablesmith build pdb … --group K -o %s)", dir, dir)
+	}
+	if err := format.CheckManifestPath(dir); err != nil {
+		return nil, false, fmt.Errorf("build: %w", err)
 	}
 	unlock, err := lockDir(dir)
 	if err != nil {
@@ -252,7 +334,7 @@ func PDBAssemble(dir string, spec PDBSpec, opt PDBOptions) (m *tables.PDBManifes
 		return nil, false, err
 	}
 	if complete {
-		m, err = tables.ReadPDBManifest(dir)
+		m, err = readPDBManifest(dir)
 	} else {
 		m, err = assemblePDBManifest(dir, spec, opt)
 	}
@@ -261,13 +343,13 @@ func PDBAssemble(dir string, spec PDBSpec, opt PDBOptions) (m *tables.PDBManifes
 	}
 	// The groups in the manifest need no record any more.
 	p := readPDBPartial(dir)
-	n := len(p.Groups)
-	p.Groups = slices.DeleteFunc(p.Groups, func(g tables.PDBGroupInfo) bool {
-		return slices.ContainsFunc(m.Groups, func(h tables.PDBGroupInfo) bool { return h.File == g.File })
+	n := len(p.Members)
+	p.Members = slices.DeleteFunc(p.Members, func(x format.Member) bool {
+		return slices.ContainsFunc(m.Members, func(y format.Member) bool { return y.File == x.File })
 	})
 	switch {
-	case len(p.Groups) == n:
-	case len(p.Groups) == 0:
+	case len(p.Members) == n:
+	case len(p.Members) == 0:
 		err = os.Remove(filepath.Join(dir, pdbPartialName))
 	default:
 		err = WriteJSONAtomic(filepath.Join(dir, pdbPartialName), p)
@@ -277,33 +359,39 @@ func PDBAssemble(dir string, spec PDBSpec, opt PDBOptions) (m *tables.PDBManifes
 
 // assemblePDBManifest writes the manifest of spec from the groups' records (the caller
 // holds the lock).
-func assemblePDBManifest(dir string, spec PDBSpec, opt PDBOptions) (*tables.PDBManifest, error) {
+func assemblePDBManifest(dir string, spec PDBSpec, opt PDBOptions) (*format.Manifest, error) {
 	m := newPDBManifest(spec, opt)
 	for gi, tiles := range spec.Groups {
-		info, ok := recordedGroup(dir, pdbFileName(spec, gi, tiles))
+		x, ok := recordedGroup(dir, pdbFileName(spec, gi, tiles), pdbGroupParamsJSON(spec, tiles))
 		if !ok {
 			return nil, fmt.Errorf("build: group %d %v of the set is not built in %s, or its file is not the one recorded: build it first (tablesmith build pdb … --group %d -o %s)",
 				gi+1, tiles, dir, gi+1, dir)
 		}
-		m.Groups = append(m.Groups, info)
-		m.Build.Seconds += info.Seconds
+		m.Members = append(m.Members, x)
+		if x.Build != nil {
+			m.Build.Seconds += x.Build.Seconds
+		}
 	}
-	return m, writePDBManifest(dir, m, readPDBPartial(dir).Groups)
+	return m, writePDBManifest(dir, m, readPDBPartial(dir).Members)
 }
 
 // pdbManifestComplete reports whether dir's manifest is the set spec's with every group
 // file in place (the SHA-256 it records).
 func pdbManifestComplete(dir string, spec PDBSpec) (bool, error) {
-	m, err := tables.ReadPDBManifest(dir)
-	if err != nil || m.Rows != spec.Rows || m.Cols != spec.Cols || m.Goal != spec.Goal || m.Encoding != spec.Encoding ||
-		len(m.Groups) != len(spec.Groups) {
+	m, err := readPDBManifest(dir)
+	if err != nil || len(m.Members) != len(spec.Groups) {
 		return false, nil // none, another set's, or unreadable: write it (again)
 	}
-	for gi, g := range m.Groups {
-		if g.File != pdbFileName(spec, gi, spec.Groups[gi]) || g.SHA256 == "" {
+	var p pdbSetParams
+	if json.Unmarshal(m.Params, &p) != nil || p != (pdbSetParams{Rows: spec.Rows, Cols: spec.Cols, Goal: spec.Goal, Encoding: spec.Encoding}) {
+		return false, nil
+	}
+	for gi, x := range m.Members {
+		tiles := spec.Groups[gi]
+		if x.File != pdbFileName(spec, gi, tiles) || x.SHA256 == "" || string(x.Params) != string(pdbGroupParamsJSON(spec, tiles)) {
 			return false, nil
 		}
-		if sum, err := format.FileSHA256(filepath.Join(dir, g.File)); err != nil || sum != g.SHA256 {
+		if sum, err := format.FileSHA256(filepath.Join(dir, x.File)); err != nil || sum != x.SHA256 {
 			return false, nil
 		}
 	}
@@ -318,7 +406,7 @@ func pdbFileName(spec PDBSpec, gi int, tiles []uint8) string {
 
 // removeUnlisted removes the group files of earlier sets in dir that groups do not name.
 // Only names of the pattern the builder writes are touched.
-func removeUnlisted(dir string, groups []tables.PDBGroupInfo) {
+func removeUnlisted(dir string, groups []format.Member) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
@@ -328,28 +416,28 @@ func removeUnlisted(dir string, groups []tables.PDBGroupInfo) {
 		if !e.Type().IsRegular() || !strings.HasPrefix(name, "group") || !strings.HasSuffix(name, ".tsm") {
 			continue
 		}
-		if !slices.ContainsFunc(groups, func(g tables.PDBGroupInfo) bool { return g.File == name }) {
+		if !slices.ContainsFunc(groups, func(x format.Member) bool { return x.File == name }) {
 			os.Remove(filepath.Join(dir, name))
 		}
 	}
 }
 
 // buildPDBGroup builds group gi's file into dir; its errors name the group.
-func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, tiles []uint8, opt PDBOptions) (info tables.PDBGroupInfo, err error) {
+func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, tiles []uint8, opt PDBOptions) (info PDBGroupInfo, err error) {
 	defer func() {
 		if err != nil {
 			err = fmt.Errorf("build: group %d %v: %w", gi+1, tiles, err)
 		}
 	}()
 	start := time.Now()
-	params := slide.PDBParams{Rows: spec.Rows, Cols: spec.Cols, Goal: spec.Goal, Tiles: intsOf(tiles)}
+	params := pdbGroupParams(spec, tiles)
 	grp, err := slide.NewPDBGroup(params)
 	if err != nil {
-		return tables.PDBGroupInfo{}, err
+		return PDBGroupInfo{}, err
 	}
 	sp, err := slide.NewPDBSpace(grp.Geometry(), grp.Goal(), tiles)
 	if err != nil {
-		return tables.PDBGroupInfo{}, err
+		return PDBGroupInfo{}, err
 	}
 	bopt := zeroone.Options{Workers: opt.Workers}
 	if opt.Search != nil {
@@ -357,21 +445,22 @@ func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, tiles 
 	}
 	res, err := zeroone.Search(ctx, sp, bopt)
 	if err != nil {
-		return tables.PDBGroupInfo{}, err
+		return PDBGroupInfo{}, err
 	}
 	if res.Unreached != 0 {
-		return tables.PDBGroupInfo{}, fmt.Errorf("internal error: %d placements unreached", res.Unreached)
+		return PDBGroupInfo{}, fmt.Errorf("internal error: %d placements unreached", res.Unreached)
 	}
-	info = tables.PDBGroupInfo{Tiles: intsOf(tiles), File: pdbFileName(spec, gi, tiles),
-		Entries: res.Entries, MaxValue: res.MaxValue(), Counts: res.Counts}
+	info = PDBGroupInfo{Member: format.Member{Name: pdbGroupName(tiles), File: pdbFileName(spec, gi, tiles)},
+		Tiles: intsOf(tiles), Entries: res.Entries, MaxValue: res.MaxValue(), Counts: res.Counts}
 	maxCode := uint64(res.MaxValue())
 	if spec.Encoding == values.EncodingPDBExcess {
 		if maxCode, err = toExcess(ctx, grp, res.Values, opt.Workers); err != nil {
-			return tables.PDBGroupInfo{}, err
+			return PDBGroupInfo{}, err
 		}
 	}
 	info.CodeBits = max(bits.Len64(maxCode), 1)
 	pj, _ := json.Marshal(params)
+	info.Params = pj
 	extra, _ := json.Marshal(map[string]any{"value_counts": res.Counts, "max_value": res.MaxValue()})
 	meta := format.Metadata{Game: slide.PDBGame{}.Name(), Params: pj, Index: slide.PDBGame{}.Schemes()[0], Encoding: spec.Encoding,
 		Slots: res.Entries, CodeBits: info.CodeBits, Extra: extra,
@@ -383,17 +472,23 @@ func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, tiles 
 	}
 	path := filepath.Join(dir, info.File)
 	if _, err := format.WriteFile(ctx, path, meta, src, wopt); err != nil {
-		return tables.PDBGroupInfo{}, err
+		return PDBGroupInfo{}, err
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return tables.PDBGroupInfo{}, err
+		return PDBGroupInfo{}, err
 	}
 	info.Bytes = st.Size()
 	if info.SHA256, err = format.FileSHA256(path); err != nil {
-		return tables.PDBGroupInfo{}, err
+		return PDBGroupInfo{}, err
 	}
-	info.Seconds = time.Since(start).Seconds()
+	b := opt.Build // the volatile part of the build, kept out of the reproducible file
+	b.Tool = orString(b.Tool, "tablesmith")
+	b.GoVersion = runtime.Version()
+	b.Created = time.Now().UTC().Truncate(time.Second)
+	b.Workers = opt.Workers
+	b.Seconds = time.Since(start).Seconds()
+	info.Build = &b
 	return info, nil
 }
 
@@ -457,6 +552,15 @@ func toExcess(ctx context.Context, g *slide.PDBGroup, v *builder.Values, workers
 		maxEx = max(maxEx, *top)
 	}
 	return maxEx, nil
+}
+
+// pdbGroupName names a group's member by its tiles: "1,2,3,4".
+func pdbGroupName(tiles []uint8) string {
+	parts := make([]string, len(tiles))
+	for i, t := range tiles {
+		parts[i] = strconv.Itoa(int(t))
+	}
+	return strings.Join(parts, ",")
 }
 
 func intsOf(tiles []uint8) []int {

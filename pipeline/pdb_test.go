@@ -15,6 +15,7 @@ import (
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/solver"
 	"github.com/tablesmith/tablesmith/tables"
 	"github.com/tablesmith/tablesmith/values"
 )
@@ -136,7 +137,7 @@ func pdbPosOf(board []byte) []uint8 {
 	return pos
 }
 
-func pdbBuildSet(t testing.TB, dir string, spec PDBSpec) *tables.PDBManifest {
+func pdbBuildSet(t testing.TB, dir string, spec PDBSpec) *format.Manifest {
 	t.Helper()
 	m, err := PDBSet(context.Background(), dir, spec, PDBOptions{Workers: 2})
 	if err != nil {
@@ -145,9 +146,9 @@ func pdbBuildSet(t testing.TB, dir string, spec PDBSpec) *tables.PDBManifest {
 	return m
 }
 
-func pdbOpenSet(t testing.TB, dir string, opt tables.PDBOpenOptions) *tables.PDBSet {
+func pdbOpenSet(t testing.TB, dir string, opt solver.PDBOpenOptions) *solver.PDBSet {
 	t.Helper()
-	s, err := tables.OpenPDBSetWith(dir, opt)
+	s, err := solver.OpenPDBSetWith(dir, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +156,29 @@ func pdbOpenSet(t testing.TB, dir string, opt tables.PDBOpenOptions) *tables.PDB
 	return s
 }
 
-var pdbPackings = []tables.PDBPacking{tables.PackAuto, tables.PackBytes, tables.PackNibbles}
+var pdbPackings = []solver.PDBPacking{solver.PackAuto, solver.PackBytes, solver.PackNibbles}
+
+// pdbGroupInfos reads the numbers of every group of the set m in dir from the files.
+func pdbGroupInfos(t testing.TB, dir string, m *format.Manifest) []PDBGroupInfo {
+	t.Helper()
+	var out []PDBGroupInfo
+	for _, x := range m.Members {
+		var p slide.PDBParams
+		if err := json.Unmarshal(x.Params, &p); err != nil {
+			t.Fatal(err)
+		}
+		tiles, err := p.TilesUint8()
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := recordedGroupInfo(dir, x, tiles)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, info)
+	}
+	return out
+}
 
 // TestPDBBruteForce builds sets for 2×3 and 3×3 boards and checks every group's table
 // against pdbBruteGroup, and the sum against exact distances on every solvable board:
@@ -184,7 +207,7 @@ func TestPDBBruteForce(t *testing.T) {
 			dir := t.TempDir()
 			m := pdbBuildSet(t, dir, PDBSpec{PDBSpec: slide.PDBSpec{Rows: c.rows, Cols: c.cols, Goal: c.goal, Groups: groups}, Encoding: c.encoding})
 			var brute []map[string]int
-			for gi, info := range m.Groups {
+			for gi, info := range pdbGroupInfos(t, dir, m) {
 				tiles := make([]uint8, len(info.Tiles))
 				for i, x := range info.Tiles {
 					tiles[i] = uint8(x)
@@ -208,7 +231,7 @@ func TestPDBBruteForce(t *testing.T) {
 				pks = pks[:1] // TestPDBPackingsAgree compares the forms
 			}
 			for _, pk := range pks {
-				s := pdbOpenSet(t, dir, tables.PDBOpenOptions{Packing: pk})
+				s := pdbOpenSet(t, dir, solver.PDBOpenOptions{Packing: pk})
 				for board, d := range exact {
 					pos := pdbPosOf([]byte(board))
 					h := 0
@@ -243,7 +266,7 @@ func TestPDBInconsistent(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	pdbBuildSet(t, dir, PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}})
-	s := pdbOpenSet(t, dir, tables.PDBOpenOptions{})
+	s := pdbOpenSet(t, dir, solver.PDBOpenOptions{})
 	a := pdbPosOf([]byte{1, 2, 0, 4, 3, 5, 6, 7, 8}) // tile 3 in the centre, blank in cell 2
 	b := pdbPosOf([]byte{1, 2, 0, 4, 5, 3, 6, 7, 8}) // ... and in cell 5
 	if va, vb := s.GroupValue(0, a), s.GroupValue(0, b); va != 6 || vb != 1 {
@@ -295,11 +318,11 @@ func TestPDBPackingsAgree(t *testing.T) {
 	dirEx, dirVal := t.TempDir(), t.TempDir()
 	pdbBuildSet(t, dirEx, PDBSpec{PDBSpec: slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: groups}})
 	pdbBuildSet(t, dirVal, PDBSpec{PDBSpec: slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: groups}, Encoding: values.EncodingPDBValue})
-	plain := pdbOpenSet(t, dirVal, tables.PDBOpenOptions{Packing: tables.PackBytes})
-	others := []*tables.PDBSet{
-		pdbOpenSet(t, dirEx, tables.PDBOpenOptions{}), pdbOpenSet(t, dirEx, tables.PDBOpenOptions{Packing: tables.PackBytes}),
-		pdbOpenSet(t, dirEx, tables.PDBOpenOptions{Packing: tables.PackNibbles}), pdbOpenSet(t, dirVal, tables.PDBOpenOptions{}),
-		pdbOpenSet(t, dirVal, tables.PDBOpenOptions{Packing: tables.PackNibbles}),
+	plain := pdbOpenSet(t, dirVal, solver.PDBOpenOptions{Packing: solver.PackBytes})
+	others := []*solver.PDBSet{
+		pdbOpenSet(t, dirEx, solver.PDBOpenOptions{}), pdbOpenSet(t, dirEx, solver.PDBOpenOptions{Packing: solver.PackBytes}),
+		pdbOpenSet(t, dirEx, solver.PDBOpenOptions{Packing: solver.PackNibbles}), pdbOpenSet(t, dirVal, solver.PDBOpenOptions{}),
+		pdbOpenSet(t, dirVal, solver.PDBOpenOptions{Packing: solver.PackNibbles}),
 	}
 	if bpe := others[0].BytesPerEntry(); bpe > 0.5 {
 		t.Errorf("auto packing of the excess files: %.3f bytes per entry, want at most 0.5", bpe)
@@ -307,7 +330,7 @@ func TestPDBPackingsAgree(t *testing.T) {
 	if bpe := plain.BytesPerEntry(); bpe < 1 {
 		t.Errorf("byte packing: %.3f bytes per entry", bpe)
 	}
-	crumbs := pdbOpenSet(t, dirEx, tables.PDBOpenOptions{Packing: tables.PackCrumbs})
+	crumbs := pdbOpenSet(t, dirEx, solver.PDBOpenOptions{Packing: solver.PackCrumbs})
 	if bpe := crumbs.BytesPerEntry(); bpe > 0.25 {
 		t.Errorf("crumbs: %.3f bytes per entry", bpe)
 	}
@@ -409,7 +432,7 @@ func TestPDBSetDamage(t *testing.T) {
 		}
 	}
 	group := func(m map[string]any, i int) map[string]any {
-		return m["groups"].([]any)[i].(map[string]any)
+		return m["members"].([]any)[i].(map[string]any)
 	}
 	for _, c := range []struct {
 		name    string
@@ -440,7 +463,7 @@ func TestPDBSetDamage(t *testing.T) {
 			})
 		}, format.ErrCorrupt, "manifest says"},
 		{"overlapping groups", func(t *testing.T, dir string) {
-			editManifest(t, dir, func(m map[string]any) { group(m, 1)["tiles"] = []int{4, 5, 6, 7} })
+			editManifest(t, dir, func(m map[string]any) { group(m, 1)["params"].(map[string]any)["tiles"] = []int{4, 5, 6, 7} })
 		}, format.ErrCorrupt, "disjoint"},
 		{"path in file name", func(t *testing.T, dir string) {
 			editManifest(t, dir, func(m map[string]any) { group(m, 1)["file"] = "../" + group(m, 1)["file"].(string) })
@@ -451,12 +474,21 @@ func TestPDBSetDamage(t *testing.T) {
 		{"other format", func(t *testing.T, dir string) {
 			editManifest(t, dir, func(m map[string]any) { m["format"] = "zip" })
 		}, format.ErrCorrupt, "format"},
+		{"group of another board", func(t *testing.T, dir string) {
+			editManifest(t, dir, func(m map[string]any) { group(m, 0)["params"].(map[string]any)["cols"] = 4 })
+		}, format.ErrCorrupt, "board"},
+		{"other encoding", func(t *testing.T, dir string) {
+			editManifest(t, dir, func(m map[string]any) { m["params"].(map[string]any)["encoding"] = values.EncodingPDBValue })
+		}, format.ErrCorrupt, "encoding"},
+		{"size", func(t *testing.T, dir string) {
+			editManifest(t, dir, func(m map[string]any) { group(m, 1)["bytes"] = 99 })
+		}, format.ErrCorrupt, "the manifest says 99"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			dir := pdbSmallSet(t)
 			c.damage(t, dir)
-			s, err := tables.OpenPDBSet(dir)
+			s, err := solver.OpenPDBSet(dir)
 			if c.is == nil {
 				if err != nil {
 					t.Fatal(err)
@@ -477,7 +509,7 @@ func TestPDBSetDamage(t *testing.T) {
 
 func TestPDBSetAccessors(t *testing.T) { // not parallel: AllocsPerRun
 	dir := pdbSmallSet(t)
-	s := pdbOpenSet(t, dir, tables.PDBOpenOptions{})
+	s := pdbOpenSet(t, dir, solver.PDBOpenOptions{})
 	if s.Rows() != 3 || s.Cols() != 3 || s.Goal() != "blank-last" {
 		t.Fatalf("%d×%d %s", s.Rows(), s.Cols(), s.Goal())
 	}
@@ -497,7 +529,7 @@ func TestPDBSetAccessors(t *testing.T) { // not parallel: AllocsPerRun
 		t.Errorf("H(goal) = %d", s.H(goal))
 	}
 	m := s.Manifest()
-	if !strings.HasPrefix(m.Groups[0].File, "group1-") || m.Groups[0].Entries != 3024 || m.Build.Tool != "tablesmith" {
+	if !strings.HasPrefix(m.Members[0].File, "group1-") || m.Members[0].Name != "1,2,3,4" || s.Entries() != 2*3024 || m.Build.Tool != "tablesmith" {
 		t.Errorf("manifest %+v", m)
 	}
 	pos := pdbPosOf([]byte{8, 7, 6, 5, 4, 3, 2, 1, 0})
@@ -538,10 +570,10 @@ func BenchmarkPDBSetH(b *testing.B) {
 	}
 	for _, pk := range []struct {
 		name string
-		p    tables.PDBPacking
-	}{{"auto", tables.PackAuto}, {"bytes", tables.PackBytes}, {"crumbs", tables.PackCrumbs}} {
+		p    solver.PDBPacking
+	}{{"auto", solver.PackAuto}, {"bytes", solver.PackBytes}, {"crumbs", solver.PackCrumbs}} {
 		b.Run(pk.name, func(b *testing.B) {
-			s := pdbOpenSet(b, dir, tables.PDBOpenOptions{Packing: pk.p})
+			s := pdbOpenSet(b, dir, solver.PDBOpenOptions{Packing: pk.p})
 			sum, i := 0, 0
 			for b.Loop() {
 				sum += s.H(boards[i&4095])
@@ -556,11 +588,11 @@ func BenchmarkPDBSetH(b *testing.B) {
 // groupFile is the path of group gi's file in the set in dir, as its manifest names it.
 func groupFile(t testing.TB, dir string, gi int) string {
 	t.Helper()
-	m, err := tables.ReadPDBManifest(dir)
+	m, err := format.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(dir, m.Groups[gi].File)
+	return filepath.Join(dir, m.Members[gi].File)
 }
 
 // TestPDBRebuildKeepsOldSet: a rebuild into a directory holding a valid set leaves that
@@ -611,7 +643,7 @@ func TestPDBRebuildKeepsOldSet(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if len(names) != 3 || !slices.Contains(names, m.Groups[0].File) || !slices.Contains(names, m.Groups[1].File) {
+	if len(names) != 3 || !slices.Contains(names, m.Members[0].File) || !slices.Contains(names, m.Members[1].File) {
 		t.Fatalf("after the rebuild the directory holds %v", names)
 	}
 	probe()
@@ -641,7 +673,20 @@ func TestPDBInflatedGroupRefused(t *testing.T) {
 	if _, err := format.WriteFile(context.Background(), path, meta, func(dst []uint32, start uint64) { copy(dst, codes[start:]) }, format.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if s, err := tables.OpenPDBSet(dir); err == nil || !errors.Is(err, format.ErrCorrupt) || !strings.Contains(err.Error(), "goal") {
+	// The forger reseals the manifest too: its size and SHA-256 match the new file.
+	m, err := format.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := os.Stat(path)
+	m.Members[0].Bytes = st.Size()
+	if m.Members[0].SHA256, err = format.FileSHA256(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := format.WriteManifest(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := solver.OpenPDBSet(dir); err == nil || !errors.Is(err, format.ErrCorrupt) || !strings.Contains(err.Error(), "goal") {
 		if s != nil {
 			s.Close()
 		}
@@ -652,5 +697,103 @@ func TestPDBInflatedGroupRefused(t *testing.T) {
 			s.Close()
 		}
 		t.Fatalf("OpenSet of an inflated group: %v", err)
+	}
+}
+
+// TestPDBSetRefusesBadManifestPathFirst: a manifest path that could not be written at the
+// end (a symbolic link, a directory) is refused by PDBSet, PDBGroup and PDBAssemble
+// before any work: no group file is written.
+func TestPDBSetRefusesBadManifestPathFirst(t *testing.T) {
+	t.Parallel()
+	spec := PDBSpec{PDBSpec: slide.PDBSpec{Rows: 2, Cols: 3, Groups: [][]uint8{{1, 2, 3}, {4, 5}}}}
+	for _, c := range []struct {
+		name string
+		make func(path string) error
+	}{
+		{"symlink", func(path string) error { return os.Symlink(filepath.Join(t.TempDir(), "elsewhere.json"), path) }},
+		{"directory", func(path string) error { return os.Mkdir(path, 0o755) }},
+	} {
+		for _, run := range []struct {
+			name string
+			f    func(dir string) error
+		}{
+			{"PDBSet", func(dir string) error {
+				_, err := PDBSet(context.Background(), dir, spec, PDBOptions{Workers: 1})
+				return err
+			}},
+			{"PDBGroup", func(dir string) error {
+				_, _, err := PDBGroup(context.Background(), dir, spec, 0, PDBOptions{Workers: 1})
+				return err
+			}},
+			{"PDBAssemble", func(dir string) error { _, _, err := PDBAssemble(dir, spec, PDBOptions{}); return err }},
+		} {
+			dir := t.TempDir()
+			if err := c.make(filepath.Join(dir, format.ManifestName)); err != nil {
+				t.Fatal(err)
+			}
+			err := run.f(dir)
+			if err == nil || !strings.Contains(err.Error(), format.ManifestName) {
+				t.Errorf("%s, %s: %v, want an error naming %s", run.name, c.name, err, format.ManifestName)
+			}
+			if files, _ := filepath.Glob(filepath.Join(dir, "*.tsm")); len(files) > 0 {
+				t.Errorf("%s, %s: files written before the refusal: %v", run.name, c.name, files)
+			}
+		}
+	}
+}
+
+// TestPDBManifestStatesNoCounts: the manifest of a pattern-database set is the one set
+// manifest (format.Manifest): the set's board, goal and encoding, and per group its file,
+// size, SHA-256, its file's parameters and build time — no count about a group (entries,
+// values, code bits), which only the files' checksummed metadata holds. A group built
+// again as a unit reports those numbers from its file.
+func TestPDBManifestStatesNoCounts(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	spec := PDBSpec{PDBSpec: slide.PDBSpec{Rows: 2, Cols: 3, Groups: [][]uint8{{1, 2, 3}, {4, 5}}}}
+	var done []PDBGroupInfo
+	m, err := PDBSet(context.Background(), dir, spec, PDBOptions{Workers: 1, GroupDone: func(g int, info PDBGroupInfo) { done = append(done, info) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, format.ManifestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gone := range []string{"entries", "max_value", "counts", "code_bits", "groups"} {
+		if strings.Contains(string(b), `"`+gone) {
+			t.Errorf("the manifest states %q:\n%s", gone, b)
+		}
+	}
+	back, err := format.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Format != format.ManifestFormat || back.Kind != format.SetPDB || back.Game != "slide-pdb" ||
+		string(back.Params) != `{"rows":2,"cols":3,"goal":"blank-last","encoding":"pdb-md-excess"}` || len(back.Members) != 2 {
+		t.Fatalf("manifest %+v", back)
+	}
+	for gi, x := range back.Members {
+		r, err := format.Open(filepath.Join(dir, x.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		meta := r.Meta()
+		r.Close()
+		if string(x.Params) != string(meta.Params) || x.Name != []string{"1,2,3", "4,5"}[gi] || x.Build == nil || x.Build.Seconds <= 0 ||
+			x.SHA256 != m.Members[gi].SHA256 || x.Bytes != m.Members[gi].Bytes {
+			t.Errorf("member %d %+v, file params %s", gi+1, x, meta.Params)
+		}
+		if done[gi].Entries != meta.Slots || done[gi].CodeBits != meta.CodeBits || done[gi].SHA256 != x.SHA256 {
+			t.Errorf("group %d reported %+v, file %+v", gi+1, done[gi], meta)
+		}
+		again, built, err := PDBGroup(context.Background(), dir, spec, gi, PDBOptions{Workers: 1})
+		if err != nil || built {
+			t.Fatalf("group %d again: %v %v", gi+1, built, err)
+		}
+		if again.Entries != done[gi].Entries || again.MaxValue != done[gi].MaxValue || !slices.Equal(again.Counts, done[gi].Counts) ||
+			again.CodeBits != done[gi].CodeBits || again.File != x.File {
+			t.Errorf("group %d recorded %+v, built %+v", gi+1, again, done[gi])
+		}
 	}
 }

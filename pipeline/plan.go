@@ -185,8 +185,7 @@ func PDBUnits(dir string, spec PDBSpec, opt PlanOptions) ([]Unit, error) {
 	var all []Unit
 	var groupIDs []string
 	for gi, tiles := range spec.Groups {
-		params := slide.PDBParams{Rows: spec.Rows, Cols: spec.Cols, Goal: spec.Goal, Tiles: intsOf(tiles)}
-		grp, err := slide.NewPDBGroup(params)
+		grp, err := slide.NewPDBGroup(pdbGroupParams(spec, tiles))
 		if err != nil {
 			return nil, err
 		}
@@ -212,7 +211,7 @@ func PDBUnits(dir string, spec PDBSpec, opt PlanOptions) ([]Unit, error) {
 		if i == len(spec.Groups) {
 			return pdbManifestComplete(dir, spec)
 		}
-		_, ok := recordedGroup(dir, pdbFileName(spec, i, spec.Groups[i]))
+		_, ok := recordedGroup(dir, pdbFileName(spec, i, spec.Groups[i]), pdbGroupParamsJSON(spec, spec.Groups[i]))
 		return ok, nil
 	})
 }

@@ -282,7 +282,7 @@ func TestPDBUnits(t *testing.T) {
 	}
 	plan(units, "pdb-manifest<")
 	m, built, err := PDBAssemble(units, spec, PDBOptions{})
-	if err != nil || !built || len(m.Groups) != 2 {
+	if err != nil || !built || len(m.Members) != 2 {
 		t.Fatal(m, built, err)
 	}
 	if _, built, err := PDBAssemble(units, spec, PDBOptions{}); err != nil || built {
@@ -296,7 +296,7 @@ func TestPDBUnits(t *testing.T) {
 		t.Errorf("the partial record outlives the manifest: %v", err)
 	}
 	// A damaged group file: its unit and the manifest's come back.
-	flipByte(t, filepath.Join(units, m.Groups[1].File))
+	flipByte(t, filepath.Join(units, m.Members[1].File))
 	plan(units, "pdb-group-2<", "pdb-manifest<pdb-group-2")
 	if _, _, err := PDBGroup(ctx, units, spec, 1, PDBOptions{}); err != nil {
 		t.Fatal(err)
@@ -324,7 +324,7 @@ func TestVerifyUnits(t *testing.T) {
 	}
 	units, err := VerifyUnits(dir, PlanOptions{Exe: "ts"})
 	if err != nil || len(units) != 2 || units[1].ID != "verify-group-2" ||
-		!slices.Equal(units[1].Command, []string{"ts", "verify", "--workers", "1", filepath.Join(dir, m.Groups[1].File)}) {
+		!slices.Equal(units[1].Command, []string{"ts", "verify", "--workers", "1", filepath.Join(dir, m.Members[1].File)}) {
 		t.Fatalf("%+v, %v", units, err)
 	}
 	if _, err := VerifyUnits(t.TempDir(), PlanOptions{}); err == nil {

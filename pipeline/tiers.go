@@ -61,10 +61,7 @@ func (u TierUnit) exits(g games.TieredGame) []games.Tier {
 // TierPlan returns the units holding the tiers want and every tier they depend on, each
 // after the units it depends on (among the units ready, in the order of g.Tiers()).
 func TierPlan(g games.TieredGame, want []games.Tier) []TierUnit {
-	order := map[games.Tier]int{}
-	for i, t := range g.Tiers() {
-		order[t] = i
-	}
+	compare := compareTiers(g)
 	// The tiers needed, and Tarjan's strongly connected components over them.
 	var (
 		index   = map[games.Tier]int{}
@@ -97,7 +94,7 @@ func TierPlan(g games.TieredGame, want []games.Tier) []TierUnit {
 					break
 				}
 			}
-			slices.SortFunc(comp, func(a, b games.Tier) int { return cmp.Compare(order[a], order[b]) })
+			slices.SortFunc(comp, compare)
 			comps = append(comps, comp)
 		}
 	}
@@ -132,7 +129,7 @@ func TierPlan(g games.TieredGame, want []games.Tier) []TierUnit {
 	for len(out) < len(comps) {
 		best := -1
 		for i := range comps {
-			if !done[i] && waiting[i] == 0 && (best < 0 || order[comps[i][0]] < order[comps[best][0]]) {
+			if !done[i] && waiting[i] == 0 && (best < 0 || compare(comps[i][0], comps[best][0]) < 0) {
 				best = i
 			}
 		}
@@ -147,11 +144,34 @@ func TierPlan(g games.TieredGame, want []games.Tier) []TierUnit {
 		slices.SortFunc(u.Deps, func(a, b string) int {
 			ta, _ := g.ParseTier(a)
 			tb, _ := g.ParseTier(b)
-			return cmp.Compare(order[ta], order[tb])
+			return compare(ta, tb)
 		})
 		out = append(out, u)
 	}
 	return out
+}
+
+// compareTiers orders tiers as the game lists them; tiers it does not list (a part of
+// the game reached only from another start, e.g. a smaller variant's) come after, by name.
+func compareTiers(g games.TieredGame) func(a, b games.Tier) int {
+	order := map[games.Tier]int{}
+	for i, t := range g.Tiers() {
+		order[t] = i
+	}
+	return func(a, b games.Tier) int {
+		ia, okA := order[a]
+		ib, okB := order[b]
+		switch {
+		case okA && okB:
+			return cmp.Compare(ia, ib)
+		case okA != okB:
+			if okA {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(g.TierName(a), g.TierName(b))
+	}
 }
 
 // TierUnitOf returns the unit that holds the tier called name.
@@ -400,11 +420,15 @@ func recordTiers(g games.TieredGame, dir string, members []TierMember) error {
 	for _, x := range members {
 		m.Put(x.Member)
 	}
-	order := map[string]int{}
-	for i, t := range g.Tiers() {
-		order[g.TierName(t)] = i
-	}
-	slices.SortStableFunc(m.Members, func(a, b format.Member) int { return cmp.Compare(order[a.Name], order[b.Name]) })
+	compare := compareTiers(g)
+	slices.SortStableFunc(m.Members, func(a, b format.Member) int {
+		ta, errA := g.ParseTier(a.Name)
+		tb, errB := g.ParseTier(b.Name)
+		if errA != nil || errB != nil {
+			return cmp.Compare(a.Name, b.Name)
+		}
+		return compare(ta, tb)
+	})
 	if err := format.WriteManifest(dir, m); err != nil {
 		return fmt.Errorf("build: %w", err)
 	}

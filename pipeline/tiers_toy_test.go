@@ -68,7 +68,7 @@ type toyTier struct {
 	children []games.Tier // declared (TierChildren), itself included when a move stays
 	moves    [][]games.TierPosition
 	parents  map[games.Tier][][]uint64 // from → per slot, the distinct slots of from moving to it
-	fixed    map[uint64]bool           // slots whose moves are hand-made (never given random ones)
+	fixed    map[uint64]bool           // slots whose moves are hand-made (no move is added to them)
 }
 
 // The kinds of groups.
@@ -227,8 +227,8 @@ func newToyGame(seed uint64) *toyGame {
 	return g
 }
 
-// randomMoves gives a position of tt up to four random moves, or none.
-// The wide pair's positions end the game more rarely: more of them draw.
+// randomMoves gives a position of tt up to four random moves, or none; quiet ones (the
+// wide pair's) end the game more rarely, so that more of them draw.
 func (g *toyGame) randomMoves(rng *rand.Rand, tt *toyTier, quiet bool) []games.TierPosition {
 	none, over := 14, 12
 	if quiet {
@@ -594,17 +594,26 @@ func toyOracle(g *toyGame) map[games.Tier][]uint32 {
 // toySeeds are the games the tests build.
 var toySeeds = []uint64{1, 2, 3, 0xdecade}
 
-// toyCases holds the games and their oracles, each made once when a test first asks
-// (read-only after).
-var toyCases = func() map[uint64]func() toyCase {
-	m := map[uint64]func() toyCase{}
+// toySeedsFor returns the first n seeds, or only the first under -short (the race pass).
+func toySeedsFor(n int) []uint64 {
+	if testing.Short() {
+		n = 1
+	}
+	return toySeeds[:min(n, len(toySeeds))]
+}
+
+// toyGames holds the games, and toyCases the games with their oracles, each made once
+// when a test first asks (read-only after).
+var toyGames, toyCases = func() (map[uint64]func() *toyGame, map[uint64]func() toyCase) {
+	gs, cases := map[uint64]func() *toyGame{}, map[uint64]func() toyCase{}
 	for _, seed := range toySeeds {
-		m[seed] = sync.OnceValue(func() toyCase {
-			g := newToyGame(seed)
+		gs[seed] = sync.OnceValue(func() *toyGame { return newToyGame(seed) })
+		cases[seed] = sync.OnceValue(func() toyCase {
+			g := gs[seed]()
 			return toyCase{g, toyOracle(g)}
 		})
 	}
-	return m
+	return gs, cases
 }()
 
 type toyCase struct {
@@ -622,7 +631,8 @@ func TestToyGame(t *testing.T) {
 			t.Parallel()
 			c := toyCases[seed]()
 			g := c.g
-			// Parents against Children, every tier pair, in one batch and by odd batches.
+			// Parents against Children, for every pair of tiers (all slots in one batch, Parents
+			// asked in reverse order).
 			w := g.NewTierWorker()
 			want := map[games.Tier]map[games.Tier][]map[uint64]bool{} // to → from → slot → parents
 			for _, from := range g.order {
@@ -632,11 +642,13 @@ func TestToyGame(t *testing.T) {
 				if len(cb.Off) != int(n)+1 {
 					t.Fatalf("Children of %s: %d offsets for %d slots", g.TierName(from), len(cb.Off), n)
 				}
+				used := map[games.Tier]bool{}
 				for s := range n {
 					for _, p := range cb.Pos[cb.Off[s]:cb.Off[s+1]] {
 						if p.Tier == games.GameOver {
 							continue
 						}
+						used[p.Tier] = true
 						if !slices.Contains(g.TierChildren(from), p.Tier) || p.Slot >= g.TierSize(p.Tier) {
 							t.Fatalf("%s:%d moves to %s:%d, undeclared", g.TierName(from), s, g.TierName(p.Tier), p.Slot)
 						}
@@ -651,6 +663,9 @@ func TestToyGame(t *testing.T) {
 						}
 						want[p.Tier][from][p.Slot][s] = true
 					}
+				}
+				if len(used) != len(g.TierChildren(from)) {
+					t.Fatalf("%s declares %d tiers its moves lead into, they lead into %d", g.TierName(from), len(g.TierChildren(from)), len(used))
 				}
 			}
 			for _, to := range g.order {
@@ -780,7 +795,7 @@ func TestToyTierPlan(t *testing.T) {
 	for _, seed := range toySeeds {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			t.Parallel()
-			g := toyCases[seed]().g
+			g := toyGames[seed]()
 			reach := toyReach(g)
 			order := map[games.Tier]int{}
 			for i, x := range g.order {
@@ -990,7 +1005,7 @@ func toyMovesString(g *toyGame, ms []games.TierPosition, oracle map[games.Tier][
 // jobs: every slot's value equals the oracle's and the files are the same bytes.
 func TestToyTierSet(t *testing.T) {
 	t.Parallel()
-	for _, seed := range toySeeds {
+	for _, seed := range toySeedsFor(len(toySeeds)) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			t.Parallel()
 			c := toyCases[seed]()
@@ -998,7 +1013,7 @@ func TestToyTierSet(t *testing.T) {
 			var first map[games.Tier][]byte
 			opts := []TierOptions{{Workers: 1, Jobs: 1}, {Workers: 3, Jobs: 2}, {Workers: 1, Jobs: 2}, {Workers: 3, Jobs: 1}}
 			if testing.Short() {
-				opts = opts[:2] // the race pass
+				opts = opts[:3] // the race pass
 			}
 			for k, opt := range opts {
 				plan := plan
@@ -1044,11 +1059,7 @@ func TestToyTierSet(t *testing.T) {
 // what they need.
 func TestToyTierResume(t *testing.T) {
 	t.Parallel()
-	seeds := toySeeds[:2]
-	if testing.Short() {
-		seeds = seeds[:1] // the race pass
-	}
-	for _, seed := range seeds {
+	for _, seed := range toySeedsFor(2) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			t.Parallel()
 			c := toyCases[seed]()
@@ -1132,7 +1143,7 @@ func TestToyTierResume(t *testing.T) {
 // recorded, fails naming it and the unit to build.
 func TestToyTierUnitMissingDependency(t *testing.T) {
 	t.Parallel()
-	for _, seed := range toySeeds[:2] {
+	for _, seed := range toySeedsFor(2) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			t.Parallel()
 			c := toyCases[seed]()

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/tables"
 )
@@ -91,12 +92,8 @@ func (s *Server) addSet(path string, set *tables.Set) {
 		in := ts[0].Instance()
 		e.Kind, e.Game, e.Params = games.KindOf(in.Game), in.Game.Name(), info.Members[0].Params
 	}
-	if m := set.PDBManifest(); m != nil { // the board, not the first group's tiles
-		e.Params, _ = json.Marshal(struct {
-			Rows int    `json:"rows"`
-			Cols int    `json:"cols"`
-			Goal string `json:"goal"`
-		}{m.Rows, m.Cols, m.Goal})
+	if m := set.Manifest(); m.Kind == format.SetPDB && len(m.Params) > 0 { // the board, not the first group's tiles
+		e.Params = m.Params
 	}
 	if g := set.Tiered(); g != nil { // the tiers, not the first one's parameters
 		e.Params, _ = json.Marshal(map[string][]string{g.TierNoun() + "s": set.TierNames()})

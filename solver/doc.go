@@ -28,9 +28,11 @@
 // closed node when a shorter path to it turns up (Result.Reopened). IDA* needs only
 // admissibility.
 //
-// Pattern databases enter through the small PatternSet interface, which the table files
-// of package tables satisfy (tables.PDBSet, built by `tablesmith build pdb`). The tests
-// of this package carry an independently written in-memory builder (Patterns) as the
+// Pattern databases enter through the small PatternSet interface. PDBSet (pdbset.go)
+// loads a set of table files built by `tablesmith build pdb` into memory, packed, and
+// satisfies it; OpenPDBSet checks the set's manifest (format.Manifest) and every file's
+// metadata and codes as it loads them. The tests of this package carry an independently
+// written in-memory builder (Patterns) as the
 // oracle those files are checked against.
 //
 // # Searches

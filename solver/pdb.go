@@ -10,7 +10,7 @@ import (
 // databases: each group of tiles has a table of the moves of its own tiles needed to
 // bring them home, indexed by their cells, whatever the other tiles and the blank do.
 // Disjoint groups add up to an admissible estimate because each move moves one tile.
-// *tables.PDBSet (files built by the builder) implements it; so does the tests' oracle.
+// *PDBSet (files built by the builder) implements it; so does the tests' oracle.
 type PatternSet interface {
 	Rows() int
 	Cols() int

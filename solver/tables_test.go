@@ -6,16 +6,15 @@ import (
 
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/pipeline"
-	"github.com/tablesmith/tablesmith/tables"
 	"github.com/tablesmith/tablesmith/values"
 )
 
-// The files of package tables serve the PDB heuristics directly.
-var _ PatternSet = (*tables.PDBSet)(nil)
+// The packed sets serve the PDB heuristics directly.
+var _ PatternSet = (*PDBSet)(nil)
 
 // TestPatternsMatchTableFiles is the differential test between the two pattern-database
 // builders: sets written by pipeline.PDBSet (parallel 0-1 BFS over ranked placements,
-// packed codes) and read back with tables.OpenPDBSet must give the same value as the
+// packed codes) and read back with OpenPDBSet must give the same value as the
 // in-memory Patterns for every placement of every group, and the PDB heuristic on either
 // must agree on every board.
 func TestPatternsMatchTableFiles(t *testing.T) {
@@ -39,7 +38,7 @@ func TestPatternsMatchTableFiles(t *testing.T) {
 		if _, err := pipeline.PDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2}); err != nil {
 			t.Fatal(err)
 		}
-		files, err := tables.OpenPDBSet(dir)
+		files, err := OpenPDBSet(dir)
 		if err != nil {
 			t.Fatal(err)
 		}

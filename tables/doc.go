@@ -3,14 +3,15 @@
 // set, (soon) a sector of a two-player game — recreates the game and index scheme its
 // metadata names through the game registry (package games), and looks up states by their
 // notation ([Table.Lookup]) or as typed values ([Probe]). [OpenSet] opens a directory with
-// a manifest and routes each state to the right file. [OpenPDBSet] packs a
-// pattern-database set in memory for a solver's hot path.
+// a manifest (format.Manifest) and routes each state to the right file, through the
+// game, never by naming it. (Package solver packs a pattern-database set in memory for
+// its hot path.)
 //
 // Answers say what the encoding (package values) stores: remoteness or unreachable for
 // puzzles, a lower bound for pattern databases, win/loss/draw with remoteness for games.
 // A damaged or forged file is reported as an error wrapping format.ErrCorrupt, never as a
 // wrong answer; [Table.Verify] checks every checksum and then the values themselves.
 //
-// This package never imports the builders or the build pipelines: a program that only
-// probes tables links none of them.
+// This package never imports the builders, the build pipelines or a particular game: a
+// program that only probes tables links none of them.
 package tables

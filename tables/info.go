@@ -28,8 +28,8 @@ type Info struct {
 	Wins    uint64 `json:"wins,omitempty"`
 	Losses  uint64 `json:"losses,omitempty"`
 	Draws   uint64 `json:"draws,omitempty"`
-	MaxWin  *int   `json:"max_win,omitempty"`
-	MaxLoss *int   `json:"max_loss,omitempty"`
+	MaxWin  *int   `json:"max_win,omitempty"`  // absent: no win (or not a game)
+	MaxLoss *int   `json:"max_loss,omitempty"` // absent: no loss (or not a game)
 	// Two-player games: positions won (lost) per remoteness in plies, index r; a game ends
 	// with the loser to move, so wins are at odd r and losses at even r.
 	WinCounts  []uint64 `json:"win_counts,omitempty"`
@@ -67,7 +67,7 @@ func (t *Table) Info() Info {
 		s := t.wdl.Summary(t.meta.CodeCounts)
 		info.Wins, info.Losses, info.Draws, info.Holes = s.Wins, s.Losses, s.Draws, s.Holes
 		info.States = s.Wins + s.Losses + s.Draws
-		info.MaxWin, info.MaxLoss = &s.MaxWin, &s.MaxLoss
+		info.MaxWin, info.MaxLoss = remotenessOrNil(s.MaxWin), remotenessOrNil(s.MaxLoss)
 		info.MaxRemoteness = max(s.MaxWin, s.MaxLoss)
 		info.WinCounts, info.LossCounts = wdlCounts(t.wdl, t.meta.CodeCounts)
 	default:
@@ -115,4 +115,12 @@ func orEmpty(raw json.RawMessage) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return raw
+}
+
+// remotenessOrNil is a longest win or loss, nil when there is none (-1): JSON null.
+func remotenessOrNil(r int) *int {
+	if r < 0 {
+		return nil
+	}
+	return &r
 }

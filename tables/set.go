@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,8 +9,13 @@ import (
 	"path/filepath"
 
 	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/games/registry"
 	"github.com/tablesmith/tablesmith/values"
 )
+
+// ManifestName is a set's manifest file in its directory.
+const ManifestName = format.ManifestName
 
 // Set is an open directory of tables with a manifest (format.Manifest) — a
 // pattern-database set (one file per group of tiles) or a tiered two-player game's set
@@ -18,7 +24,6 @@ import (
 type Set struct {
 	dir     string
 	m       *format.Manifest
-	pdb     *PDBManifest
 	tiers   *tierSet
 	members []*Table
 }
@@ -55,28 +60,84 @@ func OpenSet(dir string) (*Set, error) {
 	return s, nil
 }
 
-// openPDBSet opens every group of a pattern-database set.
+// openPDBSet opens every group of a pattern-database set and checks it is the table the
+// manifest names, through the game alone: the file's game is the manifest's (a
+// pattern-database family), its parameters are the member's, its encoding a
+// pattern-database encoding, the same for every group (and the set's, where the set's
+// parameters state one), and its size the member's. Counts (entries, values, code bits)
+// are the files' own, in their checksummed metadata: the manifest states none.
 func (s *Set) openPDBSet() error {
-	var err error
-	if s.pdb, err = ReadPDBManifest(s.dir); err != nil {
-		return err
+	g0, err := registry.Lookup(s.m.Game)
+	if err != nil {
+		return fmt.Errorf("tables: %s: %w: %w", s.manifestPath(), err, format.ErrCorrupt)
 	}
-	for gi, g := range s.pdb.Groups {
-		if gi >= len(s.m.Members) || s.m.Members[gi].File != g.File {
-			return fmt.Errorf("tables: %s: group %d is not member %d: %w", s.manifestPath(), gi+1, gi+1, format.ErrCorrupt)
+	g, ok := g0.(games.PDBFamily)
+	if !ok {
+		return fmt.Errorf("tables: %s: %s is no pattern-database family: %w", s.manifestPath(), s.m.Game, format.ErrCorrupt)
+	}
+	var set struct {
+		Encoding string `json:"encoding"`
+	}
+	if len(s.m.Params) > 0 {
+		if err := json.Unmarshal(s.m.Params, &set); err != nil {
+			return fmt.Errorf("tables: %s: set parameters %s: %v: %w", s.manifestPath(), s.m.Params, err, format.ErrCorrupt)
 		}
-		t, err := s.openMember(s.m.Members[gi])
+	}
+	encoding := set.Encoding
+	for _, x := range s.m.Members {
+		t, err := s.openMember(x)
 		if err == nil {
-			if err = checkMember(s.pdb, g, t.Meta()); err != nil {
+			if err = checkPDBMember(g, x, t.Meta(), &encoding); err != nil {
 				t.Close()
 			}
 		}
 		if err != nil {
-			return fmt.Errorf("tables: pattern database group %d %v: %w", gi+1, g.Tiles, err)
+			return fmt.Errorf("tables: pattern database group %s: %w", x.Name, err)
 		}
 		s.members = append(s.members, t)
 	}
 	return nil
+}
+
+// checkPDBMember checks that a group's file is the table its member names (see
+// openPDBSet); *encoding is the set's encoding so far ("" before the first group of a
+// set whose parameters state none).
+func checkPDBMember(g games.PDBFamily, x format.Member, meta format.Metadata, encoding *string) error {
+	want, err := canonicalParams(g, x.Params)
+	if err != nil {
+		return fmt.Errorf("the manifest's parameters %s: %v: %w", x.Params, err, format.ErrCorrupt)
+	}
+	got, err := canonicalParams(g, meta.Params)
+	if err != nil {
+		return fmt.Errorf("parameters %s: %v: %w", meta.Params, err, format.ErrCorrupt)
+	}
+	switch {
+	case meta.Game != g.Name():
+		return fmt.Errorf("a %s/%s table, the manifest says %s: %w", meta.Game, meta.Index, g.Name(), format.ErrCorrupt)
+	case !values.IsPDB(meta.Encoding):
+		return fmt.Errorf("encoding %q is no pattern-database encoding: %w", meta.Encoding, format.ErrCorrupt)
+	case *encoding != "" && meta.Encoding != *encoding:
+		return fmt.Errorf("encoding %q, the set's is %q: %w", meta.Encoding, *encoding, format.ErrCorrupt)
+	case string(got) != string(want):
+		return fmt.Errorf("made for %s, the manifest says %s: %w", got, want, format.ErrCorrupt)
+	}
+	*encoding = meta.Encoding
+	return nil
+}
+
+// canonicalParams decodes raw into the game's typed parameters and encodes them again,
+// so that two spellings of the same parameters compare equal.
+func canonicalParams(g games.Game, raw json.RawMessage) ([]byte, error) {
+	if len(raw) == 0 {
+		return nil, fmt.Errorf("none")
+	}
+	p := g.NewParams()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(p); err != nil {
+		return nil, err
+	}
+	return json.Marshal(p)
 }
 
 // manifestPath is the set's manifest file, for messages.
@@ -137,9 +198,6 @@ func (s *Set) Manifest() *format.Manifest { return s.m }
 
 // Tables returns the member tables in the manifest's order.
 func (s *Set) Tables() []*Table { return append([]*Table(nil), s.members...) }
-
-// PDBManifest returns the manifest of a pattern-database set (nil for other sets).
-func (s *Set) PDBManifest() *PDBManifest { return s.pdb }
 
 // Close closes every member.
 func (s *Set) Close() error {

@@ -2,6 +2,7 @@ package tables
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -202,7 +203,10 @@ func (s *Set) Line(state string) (positions, moves []string, err error) {
 // TierSummary is one tier of a tiered game's set as `info` shows it, read from the tier's
 // file (its checksummed metadata), never from the manifest.
 type TierSummary struct {
-	Name    string `json:"name"`
+	Name string `json:"name"`
+	// Described holds what the game says of the tier (games.TierDescriber), written into
+	// the summary's JSON object beside the other fields.
+	Described map[string]any `json:"-"`
 	Classes uint64 `json:"classes"`
 	Wins    uint64 `json:"wins"`
 	Losses  uint64 `json:"losses"`
@@ -215,6 +219,21 @@ type TierSummary struct {
 	LossCounts []uint64 `json:"loss_counts,omitempty"`
 }
 
+// MarshalJSON writes the summary with the game's description of the tier merged in.
+func (ts TierSummary) MarshalJSON() ([]byte, error) {
+	type plain TierSummary
+	b, err := json.Marshal(plain(ts))
+	if err != nil || len(ts.Described) == 0 {
+		return b, err
+	}
+	extra, err := json.Marshal(ts.Described)
+	if err != nil {
+		return nil, err
+	}
+	// {"name":…,…} + {"board":…} → {"name":…,…,"board":…}
+	return append(append(b[:len(b)-1], ','), extra[1:]...), nil
+}
+
 // tierSummaries summarises every tier and their totals (Name "all").
 func (s *Set) tierSummaries() ([]TierSummary, *TierSummary) {
 	var out []TierSummary
@@ -222,7 +241,7 @@ func (s *Set) tierSummaries() ([]TierSummary, *TierSummary) {
 	for _, name := range s.tiers.names {
 		t, _ := s.tiers.g.ParseTier(name)
 		mi := s.tiers.byTier[t].Info()
-		ts := TierSummary{Name: name, Classes: mi.Slots, Wins: mi.Wins, Losses: mi.Losses, Draws: mi.Draws,
+		ts := TierSummary{Name: name, Described: describe(s.tiers.g, t), Classes: mi.Slots, Wins: mi.Wins, Losses: mi.Losses, Draws: mi.Draws,
 			MaxWin: mi.MaxWin, MaxLoss: mi.MaxLoss, Bytes: mi.Bytes, WinCounts: mi.WinCounts, LossCounts: mi.LossCounts}
 		out = append(out, ts)
 		tot.Classes += ts.Classes
@@ -239,6 +258,14 @@ func (s *Set) tierSummaries() ([]TierSummary, *TierSummary) {
 		}
 	}
 	return out, &tot
+}
+
+// describe is what the game says of tier t, if it says anything.
+func describe(g games.TieredGame, t games.Tier) map[string]any {
+	if d, ok := g.(games.TierDescriber); ok {
+		return d.DescribeTier(t)
+	}
+	return nil
 }
 
 // maxPtr is the larger of two optional values.

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/tablesmith/tablesmith/format"
-	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/internal/parallel"
 	"github.com/tablesmith/tablesmith/internal/sysmem"
 	"github.com/tablesmith/tablesmith/values"
@@ -243,10 +243,10 @@ func (t *Table) newPDBChecker() checker {
 		}
 		least := ^uint64(0)
 		for _, m := range nbrs {
-			f := m &^ slide.PDBConnected
+			f := m &^ games.PDBConnected
 			fv := values.PDBValue(enc, uint64(code(f)), uint64(t.pdb.EntryMD(f)))
 			least = min(least, fv)
-			if m&slide.PDBConnected != 0 && v > fv+1 {
+			if m&games.PDBConnected != 0 && v > fv+1 {
 				return fmt.Sprintf("value %d, but a neighbour with the blank's cells in one region has %d", v, fv)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/pipeline"
+	"github.com/tablesmith/tablesmith/solver"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
@@ -165,7 +166,7 @@ func TestVerifyCatchesLyingPDBGroups(t *testing.T) {
 		t.Fatalf("intact set: %v", err)
 	}
 	g := set.Tables()[0]
-	if g.File() != filepath.Join(dir, m.Groups[0].File) {
+	if g.File() != filepath.Join(dir, m.Members[0].File) {
 		t.Fatalf("member %s", g.File())
 	}
 	for _, c := range []struct {
@@ -205,7 +206,7 @@ func TestSetRoutesStates(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer set.Close()
-	packed, err := tables.OpenPDBSet(dir)
+	packed, err := solver.OpenPDBSet(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,6 +260,17 @@ func TestReadOnlyLayer(t *testing.T) {
 	for _, dep := range strings.Fields(string(out)) {
 		if strings.HasSuffix(dep, "/tablesmith/builder") || strings.HasSuffix(dep, "/tablesmith/build") {
 			t.Errorf("tables depends on %s", dep)
+		}
+	}
+	// Nor does it name a particular game: the registry and the capabilities route.
+	out, err = exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, ".").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, imp := range strings.Fields(string(out)) {
+		if strings.Contains(imp, "/tablesmith/games/") && !strings.HasSuffix(imp, "/games/registry") ||
+			strings.HasSuffix(imp, "/tablesmith/pipeline") || strings.HasSuffix(imp, "/tablesmith/solver") {
+			t.Errorf("tables imports %s", imp)
 		}
 	}
 }

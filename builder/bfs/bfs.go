@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/builder/internal/bigmem"
 	"github.com/tablesmith/tablesmith/builder/internal/levels"
@@ -344,61 +342,41 @@ func (r *bfsRun) expandLevel(ctx context.Context, cur *frontier, d uint64, spare
 		}
 	}
 
-	var nextUnit atomic.Int64
-	work := func(wk *bfsWorker) error {
+	for _, wk := range r.workers {
 		wk.found = 0
-		for {
-			u := int(nextUnit.Add(1) - 1)
-			if u >= len(units) {
-				return nil
-			}
-			if u%64 == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
-			un := units[u]
-			if deferred {
-				next := nextDense.Load().words
-				if r.ownNext && wk != r.workers[0] {
-					next = wk.own.get(r.n)
-				}
-				if un.list >= 0 {
-					r.markBatch(wk, cur.lists[un.list][un.lo:un.hi], next)
-					continue
-				}
-				wk.batch = levels.DrainWords(cur.words, un.lo, un.hi, false, wk.batch, r.opt.Batch, func(b []uint64) {
-					r.markBatch(wk, b, next)
-				})
-				continue
+	}
+	workers := r.workers
+	if cur.count <= minBatch {
+		workers = workers[:1] // a tiny level is not worth waking goroutines for: inline
+	}
+	err := parallel.ForWorkers(ctx, workers, uint64(len(units)), 1, func(wk *bfsWorker, u, _ uint64) error {
+		un := units[u]
+		if deferred {
+			next := nextDense.Load().words
+			if r.ownNext && wk != r.workers[0] {
+				next = wk.own.get(r.n)
 			}
 			if un.list >= 0 {
-				r.expandBatch(wk, cur.lists[un.list][un.lo:un.hi], d, &nextDense, threshold, makeDense)
-				continue
+				r.markBatch(wk, cur.lists[un.list][un.lo:un.hi], next)
+				return nil
 			}
-			// The words stay as they are: AfterLevel may still be reading them.
 			wk.batch = levels.DrainWords(cur.words, un.lo, un.hi, false, wk.batch, r.opt.Batch, func(b []uint64) {
-				r.expandBatch(wk, b, d, &nextDense, threshold, makeDense)
+				r.markBatch(wk, b, next)
 			})
+			return nil
 		}
-	}
-
-	if cur.count <= minBatch || len(r.workers) == 1 {
-		// A tiny level is not worth waking goroutines for.
-		if err := work(r.workers[0]); err != nil {
-			return frontier{}, err
+		if un.list >= 0 {
+			r.expandBatch(wk, cur.lists[un.list][un.lo:un.hi], d, &nextDense, threshold, makeDense)
+			return nil
 		}
-		for _, wk := range r.workers[1:] {
-			wk.found = 0
-		}
-	} else {
-		var g errgroup.Group
-		for _, wk := range r.workers {
-			g.Go(func() error { return work(wk) })
-		}
-		if err := g.Wait(); err != nil {
-			return frontier{}, err
-		}
+		// The words stay as they are: AfterLevel may still be reading them.
+		wk.batch = levels.DrainWords(cur.words, un.lo, un.hi, false, wk.batch, r.opt.Batch, func(b []uint64) {
+			r.expandBatch(wk, b, d, &nextDense, threshold, makeDense)
+		})
+		return nil
+	})
+	if err != nil {
+		return frontier{}, err
 	}
 
 	var next frontier

@@ -7,9 +7,10 @@ import (
 	"strings"
 
 	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/pipeline"
-	"github.com/tablesmith/tablesmith/tables"
+	"github.com/tablesmith/tablesmith/solver"
 	"github.com/tablesmith/tablesmith/values"
 )
 
@@ -91,10 +92,10 @@ func runBuildPDB(e *env, args []string) (err error) {
 	defer stop()
 	bar := newStatus(e, 0)
 	n := len(spec.Groups)
-	groupLine := func(g int, info tables.PDBGroupInfo, note string) {
+	groupLine := func(g int, info pipeline.PDBGroupInfo, note string) {
 		if !*asJSON {
 			printf(e, "group %d %s: %s entries, max %d, %.1fs, %s (%d-bit codes, %.3f bytes/entry)%s\n",
-				g+1, tileList(info.Tiles), commas(info.Entries), info.MaxValue, info.Seconds,
+				g+1, tileList(info.Tiles), commas(info.Entries), info.MaxValue, info.Seconds(),
 				humanBytes(info.Bytes), info.CodeBits, float64(info.Bytes)/float64(info.Entries), note)
 		}
 	}
@@ -106,10 +107,10 @@ func runBuildPDB(e *env, args []string) (err error) {
 		Write: func(g int, done, total uint64) {
 			bar.show(fmt.Sprintf("group %d/%d: write %.1f%% of %s entries", g+1, n, 100*float64(done)/float64(total), commas(total)))
 		},
-		GroupDone: func(g int, info tables.PDBGroupInfo) { bar.clear(); groupLine(g, info, "") },
+		GroupDone: func(g int, info pipeline.PDBGroupInfo) { bar.clear(); groupLine(g, info, "") },
 		Build:     pipeline.Stamp(*workers, e.args),
 	}
-	var m *tables.PDBManifest
+	var m *format.Manifest
 	switch {
 	case *group > 0:
 		info, built, err := pipeline.PDBGroup(ctx, *out, spec, *group-1, opt)
@@ -140,17 +141,16 @@ func runBuildPDB(e *env, args []string) (err error) {
 
 // printPDBSet loads the set back as a solver would (which checks every file, and tells
 // the memory) and prints a summary line or JSON object.
-func printPDBSet(e *env, dir string, m *tables.PDBManifest, asJSON bool) error {
-	set, err := tables.OpenPDBSet(dir)
+func printPDBSet(e *env, dir string, m *format.Manifest, asJSON bool) error {
+	set, err := solver.OpenPDBSet(dir)
 	if err != nil {
 		return fmt.Errorf("reopening the new set: %w", err)
 	}
 	defer set.Close()
-	var entries uint64
+	entries := set.Entries()
 	var bytes int64
-	for _, g := range m.Groups {
-		entries += g.Entries
-		bytes += g.Bytes
+	for _, x := range m.Members {
+		bytes += x.Bytes
 	}
 	if asJSON {
 		return writeJSON(e, map[string]any{
@@ -161,17 +161,8 @@ func printPDBSet(e *env, dir string, m *tables.PDBManifest, asJSON bool) error {
 		})
 	}
 	return printf(e, "%s: %d groups, %s entries, H at most %d, %.1fs; files %s (%.3f bytes/entry), in memory %s (%.3f bytes/entry)\n",
-		dir, len(m.Groups), commas(entries), maxH(m), m.Build.Seconds, humanBytes(bytes), float64(bytes)/float64(entries),
+		dir, len(m.Members), commas(entries), set.MaxH(), m.Build.Seconds, humanBytes(bytes), float64(bytes)/float64(entries),
 		humanBytes(int64(set.Bytes())), set.BytesPerEntry())
-}
-
-// maxH is the sum of the groups' largest values, a bound on the heuristic.
-func maxH(m *tables.PDBManifest) int {
-	h := 0
-	for _, g := range m.Groups {
-		h += g.MaxValue
-	}
-	return h
 }
 
 // tileList writes tiles compactly: runs of consecutive tiles as ranges, "[1-7]",

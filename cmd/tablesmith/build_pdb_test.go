@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tablesmith/tablesmith/tables"
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/solver"
 	"github.com/tablesmith/tablesmith/values"
 )
 
@@ -35,7 +36,7 @@ func TestBuildPDB(t *testing.T) {
 		!strings.Contains(lines[2], "bytes/entry") {
 		t.Fatalf("output:\n%s", out)
 	}
-	s, err := tables.OpenPDBSet(dir)
+	s, err := solver.OpenPDBSet(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,17 +55,21 @@ func TestBuildPDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	var j struct {
-		Manifest tables.PDBManifest `json:"manifest"`
-		Entries  uint64             `json:"entries"`
-		MemBPE   float64            `json:"memory_bytes_per_entry"`
+		Manifest format.Manifest `json:"manifest"`
+		Entries  uint64          `json:"entries"`
+		MemBPE   float64         `json:"memory_bytes_per_entry"`
 	}
 	if err := json.Unmarshal([]byte(out), &j); err != nil {
 		t.Fatalf("%v:\n%s", err, out)
 	}
-	if j.Entries != 30+6 || j.Manifest.Goal != "blank-first" || j.Manifest.Encoding != values.EncodingPDBValue || j.MemBPE <= 0 {
+	var p struct{ Goal, Encoding string }
+	if err := json.Unmarshal(j.Manifest.Params, &p); err != nil {
+		t.Fatal(err)
+	}
+	if j.Entries != 30+6 || p.Goal != "blank-first" || p.Encoding != values.EncodingPDBValue || j.MemBPE <= 0 || len(j.Manifest.Members) != 2 {
 		t.Fatalf("json %+v", j)
 	}
-	if _, err := os.Stat(filepath.Join(dir2, j.Manifest.Groups[1].File)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir2, j.Manifest.Members[1].File)); err != nil {
 		t.Fatal(err)
 	}
 

@@ -98,9 +98,7 @@ func printTableInfo(w io.Writer, file string, info tables.Info) {
 		fmt.Fprintf(w, "entries         %s placements, values up to %d (%s)\n", commas(info.States), info.MaxRemoteness, info.Encoding)
 	case "two-player":
 		fmt.Fprintf(w, "positions       %s wins, %s losses, %s draws\n", commas(info.Wins), commas(info.Losses), commas(info.Draws))
-		if info.MaxWin != nil && info.MaxLoss != nil {
-			fmt.Fprintf(w, "longest         win %d plies, loss %d plies\n", *info.MaxWin, *info.MaxLoss)
-		}
+		fmt.Fprintf(w, "longest         win %s plies, loss %s plies\n", dashIfNil(info.MaxWin), dashIfNil(info.MaxLoss))
 	default:
 		fmt.Fprintf(w, "states          %s reach the goal, %s cannot\n", commas(info.States), commas(info.Unreachable))
 		fmt.Fprintf(w, "max remoteness  %d\n", info.MaxRemoteness)

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -131,9 +130,7 @@ func TestServeCommand(t *testing.T) {
 	if line, err := answers.ReadString('\n'); err != nil || !strings.Contains(line, `"remoteness":0`) {
 		t.Fatalf("first answer %q, %v", line, err)
 	}
-	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
+	terminateSelf(t)                   // SIGTERM to this process (skipped where there is none)
 	time.Sleep(200 * time.Millisecond) // the server is shutting down, the stream still open
 	send.Write([]byte("867254301\n"))
 	send.Close()

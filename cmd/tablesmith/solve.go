@@ -16,7 +16,6 @@ import (
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/serve"
 	"github.com/tablesmith/tablesmith/solver"
-	"github.com/tablesmith/tablesmith/tables"
 )
 
 const solveArgs = "[--algo astar|idastar] [--heuristic discrete|hamming|manhattan|pdb] [--pdb DIR] [--goal blank-last|blank-first] [--json] [STATE ...]"
@@ -332,7 +331,7 @@ func inferSize(state string) (rows, cols int, err error) {
 
 // openPDBSet opens a directory of pattern databases written by build.PDBSet.
 func openPDBSet(dir string) (solver.PatternSet, error) {
-	set, err := tables.OpenPDBSet(dir)
+	set, err := solver.OpenPDBSet(dir)
 	if err != nil {
 		return nil, err // not a typed nil in the interface
 	}

@@ -1,7 +1,9 @@
-// Package mill holds the rules of Nine Men's Morris (Mühle) in the moving phase (no
-// placement phase): the board and its mills, moves and un-moves, the notation, the 16
-// board symmetries, and per-sector class ranks that number the positions up to symmetry.
-// It imports nothing of the project.
+// Package mill holds the rules of Nine Men's Morris (Mühle) in the moving phase (the
+// placement phase is not modelled yet): the board and its mills, moves and un-moves, the
+// notation, the 16 board symmetries, per-sector class ranks that number the positions up
+// to symmetry, and the game as a graph of tiers ([Game] is a games.TieredGame: a tier is a
+// sector). It imports nothing of the project but package games (the capability it
+// asserts) and internal/notation.
 //
 // # Board
 //

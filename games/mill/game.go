@@ -37,7 +37,7 @@ func (Game) Open(params any, index string) (games.Space, error) {
 	if !ok {
 		return nil, fmt.Errorf("mill: parameters of type %T", params)
 	}
-	sp, err := NewSpace(p.W, p.B)
+	sp, err := NewSectorSpace(p.W, p.B, p.WH, p.BH)
 	if err != nil {
 		return nil, err
 	}
@@ -46,32 +46,43 @@ func (Game) Open(params any, index string) (games.Space, error) {
 
 var _ games.TierSpace = (*Space)(nil)
 
-// Params name one sector: W stones for the side to move, B for the opponent.
+// Params name one sector: W stones on the board for the side to move, B for the
+// opponent, and in the placement phase WH and BH stones in hand (left out of the JSON when
+// zero, so that a moving-phase sector's parameters are {"w":W,"b":B}).
 type Params struct {
-	W int `json:"w"`
-	B int `json:"b"`
+	W  int `json:"w"`
+	B  int `json:"b"`
+	WH int `json:"wh,omitempty"`
+	BH int `json:"bh,omitempty"`
 }
 
-// BindFlags declares flags that set p (a single sector; sets are built by pairs).
+// BindFlags declares flags that set p (a single sector; sets are built by units of
+// sectors).
 func (p *Params) BindFlags(fs *flag.FlagSet) {
-	fs.IntVar(&p.W, "w", p.W, "stones of the side to move (3..9)")
-	fs.IntVar(&p.B, "b", p.B, "stones of the opponent (3..9)")
+	fs.IntVar(&p.W, "w", p.W, "stones on the board of the side to move")
+	fs.IntVar(&p.B, "b", p.B, "stones on the board of the opponent")
+	fs.IntVar(&p.WH, "wh", p.WH, "stones in hand of the side to move (placement phase)")
+	fs.IntVar(&p.BH, "bh", p.BH, "stones in hand of the opponent (placement phase)")
 }
 
 // Space is one sector as the lookup reads it: positions in the notation, their slots,
 // their moves. It is immutable and safe for concurrent use.
 type Space struct {
-	w, b int
-	sec  *Sector
+	w, b, wh, bh int
+	sec          *Sector
 }
 
-// NewSpace returns the space of sector (w, b).
-func NewSpace(w, b int) (*Space, error) {
-	sec, err := NewSector(w, b)
-	if err != nil {
-		return nil, err
+// NewSpace returns the space of moving-phase sector (w, b).
+func NewSpace(w, b int) (*Space, error) { return NewSectorSpace(w, b, 0, 0) }
+
+// NewSectorSpace returns the space of the sector with w and b stones on the board and wh
+// and bh in hand (the side to move's first).
+func NewSectorSpace(w, b, wh, bh int) (*Space, error) {
+	if _, _, _, _, ok := tierStones(tierOf(w, b, wh, bh)); !ok || w < 0 || b < 0 || wh < 0 || bh < 0 {
+		return nil, fmt.Errorf("mill: no sector %d-%d with %d and %d in hand: a side has 3 to 9 stones on the board and in hand, "+
+			"at most as many on the board as it has placed, and the hands are equal or the mover's one more", w, b, wh, bh)
 	}
-	return &Space{w: w, b: b, sec: sec}, nil
+	return &Space{w: w, b: b, wh: wh, bh: bh, sec: boardSector(w, b)}, nil
 }
 
 // Sector returns the sector's index scheme.
@@ -79,6 +90,15 @@ func (s *Space) Sector() *Sector { return s.sec }
 
 // Slots is the number of classes of the sector.
 func (s *Space) Slots() uint64 { return s.sec.Slots() }
+
+// toMove is the colour to move in the sector: White when the hands are equal (and by
+// convention in the moving phase), else Black.
+func (s *Space) toMove() Color {
+	if s.wh == s.bh {
+		return White
+	}
+	return Black
+}
 
 // SectorName writes a sector as "w-b".
 func SectorName(w, b int) string { return fmt.Sprintf("%d-%d", w, b) }
@@ -90,8 +110,10 @@ func (s *Space) parseIn(state string) (own, opp uint32, err error) {
 		return 0, 0, err
 	}
 	own, opp = p.OwnOpp()
-	if w, b := bits.OnesCount32(own), bits.OnesCount32(opp); w != s.w || b != s.b {
-		return 0, 0, fmt.Errorf("%w %s: sector %s, this table holds sector %s", ErrPosition, notation.Quote(state), SectorName(w, b), SectorName(s.w, s.b))
+	oh, ph := p.Hands()
+	if t := tierOf(bits.OnesCount32(own), bits.OnesCount32(opp), oh, ph); t != tierOf(s.w, s.b, s.wh, s.bh) {
+		return 0, 0, fmt.Errorf("%w %s: sector %s, this table holds sector %s", ErrPosition, notation.Quote(state),
+			Game{}.TierName(t), Game{}.TierName(tierOf(s.w, s.b, s.wh, s.bh)))
 	}
 	return own, opp, nil
 }
@@ -114,86 +136,42 @@ func (s *Space) Normalize(state string) (string, error) {
 	return p.String(), nil
 }
 
-// StateOf returns the canonical position of slot, White to move.
+// StateOf returns the canonical position of slot: White to move in the moving phase, the
+// colour the hands say in the placement phase.
 func (s *Space) StateOf(slot uint64) (string, bool) {
 	if slot >= s.sec.Slots() {
 		return "", false
 	}
 	own, opp := s.sec.Unrank(slot)
-	return FromOwnOpp(own, opp, White).String(), true
+	return FromOwnOpp(own, opp, s.toMove()).withHands(s.wh, s.bh).String(), true
 }
 
-// SectorOf returns the sector "w-b" of a position (w: stones of the side to move).
-func (s *Space) SectorOf(state string) (string, error) {
-	p, err := Parse(state)
-	if err != nil {
-		return "", err
-	}
-	own, opp := p.OwnOpp()
-	return SectorName(bits.OnesCount32(own), bits.OnesCount32(opp)), nil
-}
-
-// Moves lists the legal moves of a position in the notation, and for each the position
-// it leads to, or "" when the move ends the game (the opponent is left with 2 stones).
-// No moves means the side to move is blocked and has lost.
+// Moves lists the legal moves of a position in the notation — placements while the side
+// to move holds stones, then slides and flights — and for each the position it leads to,
+// or "" when the move ends the game (the opponent is left with fewer than 3 stones on the
+// board and in hand). No moves means the side to move is blocked and has lost.
 func (s *Space) Moves(state string) (moves, next []string, err error) {
 	p, err := Parse(state)
 	if err != nil {
 		return nil, nil, err
 	}
 	own, opp := p.OwnOpp()
-	for _, sc := range Successors(nil, own, opp) {
+	oh, ph := p.Hands()
+	var succ []Succ
+	if oh > 0 {
+		succ = Placements(nil, own, opp)
+	} else {
+		succ = Successors(nil, own, opp)
+	}
+	for _, sc := range succ {
 		moves = append(moves, sc.Move.String())
-		if bits.OnesCount32(sc.Own) < MinStones {
+		if bits.OnesCount32(sc.Own)+ph < MinStones {
 			next = append(next, "")
 			continue
 		}
-		next = append(next, FromOwnOpp(sc.Own, sc.Opp, p.ToMove.Other()).String())
+		next = append(next, FromOwnOpp(sc.Own, sc.Opp, p.ToMove.Other()).withHands(ph, max(oh-1, 0)).String())
 	}
 	return moves, next, nil
-}
-
-// Successor codes of NewForward: the sector in the top byte (w·16 + b), the slot below;
-// Won marks a move that ends the game at once.
-const (
-	SectorShift        = 56
-	Won         uint64 = 1<<64 - 1
-)
-
-// NextSectors lists the sectors the moves of sector (w, b) lead into, with the opponent
-// to move: (b, w) by a move without capture, and (b−1, w) by a capture (none when the
-// opponent is left with 2 stones: the game ends).
-func NextSectors(w, b int) (move, capture [2]int, captureOK bool) {
-	return [2]int{b, w}, [2]int{b - 1, w}, b-1 >= MinStones
-}
-
-// SectorCode is the code of sector (w, b) in NewForward's successor entries.
-func SectorCode(w, b int) uint64 { return uint64(w*16 + b) }
-
-// NewForward returns, for one goroutine, a function appending every move's successor of
-// slot: SectorCode(w', b')<<SectorShift | slot' in the successor's sector, or Won. It
-// lets a checker recompute every stored value from the successors' (package tables).
-func (s *Space) NewForward() func(slot uint64, dst []uint64) []uint64 {
-	succ := make([]Succ, 0, 256)
-	var secs [MaxStones + 1][MaxStones + 1]*Sector
-	return func(slot uint64, dst []uint64) []uint64 {
-		own, opp := s.sec.Unrank(slot)
-		succ = Successors(succ[:0], own, opp)
-		for _, sc := range succ {
-			w, b := bits.OnesCount32(sc.Own), bits.OnesCount32(sc.Opp)
-			if w < MinStones {
-				dst = append(dst, Won)
-				continue
-			}
-			sec := secs[w][b]
-			if sec == nil {
-				sec, _ = NewSector(w, b)
-				secs[w][b] = sec
-			}
-			dst = append(dst, SectorCode(w, b)<<SectorShift|sec.Rank(sc.Own, sc.Opp))
-		}
-		return dst
-	}
 }
 
 // Rules states the rules the tables are built under; RulesID fingerprints it, and a

@@ -5,20 +5,27 @@ import (
 	"strings"
 )
 
-// Move is a move of the side to move: a stone slides or flies from From to To and, when
-// it closes a mill, the opponent's stone on Remove is taken (Remove = NoPoint otherwise).
+// Move is a move of the side to move: a stone slides or flies from From to To, or is
+// placed on To from the hand (From = NoPoint); when it closes a mill, the opponent's stone
+// on Remove is taken (Remove = NoPoint otherwise).
 type Move struct {
 	From, To, Remove Point
 }
 
+// Placement reports whether the move places a stone from the hand.
+func (m Move) Placement() bool { return m.From == NoPoint }
+
 // Capture reports whether the move removes an opponent stone.
 func (m Move) Capture() bool { return m.Remove != NoPoint }
 
-// String writes the move as "a-b", or "a-bxc" for a capture, with 1-based points.
+// String writes the move as "a-b", or "a-bxc" for a capture, and a placement as "b" or
+// "bxc", with 1-based points.
 func (m Move) String() string {
 	var sb strings.Builder
-	sb.WriteString(m.From.String())
-	sb.WriteByte('-')
+	if !m.Placement() {
+		sb.WriteString(m.From.String())
+		sb.WriteByte('-')
+	}
 	sb.WriteString(m.To.String())
 	if m.Capture() {
 		sb.WriteByte('x')
@@ -67,6 +74,30 @@ func Successors(dst []Succ, own, opp uint32) []Succ {
 				c := bits.TrailingZeros32(cs)
 				dst = append(dst, Succ{Own: opp &^ (1 << c), Opp: moved, Move: Move{Point(f), Point(t), Point(c)}})
 			}
+		}
+	}
+	return dst
+}
+
+// Placements appends to dst the successors of a placement-phase position in which the
+// side to move, holding a stone in hand, has the stones own on the board and the opponent
+// the stones opp: a stone placed on each empty point, and where it closes a mill (one or
+// two at once) one successor per opponent stone it may remove (none when the opponent has
+// no stone on the board). Successors are normalised as in Successors. It does not
+// allocate when dst has room.
+func Placements(dst []Succ, own, opp uint32) []Succ {
+	empty := ^(own | opp) & Full
+	victims := removable(opp)
+	for ts := empty; ts != 0; ts &= ts - 1 {
+		t := bits.TrailingZeros32(ts)
+		placed := own | 1<<t
+		if opp == 0 || !InMill(placed, Point(t)) {
+			dst = append(dst, Succ{Own: opp, Opp: placed, Move: Move{NoPoint, Point(t), NoPoint}})
+			continue
+		}
+		for cs := victims; cs != 0; cs &= cs - 1 {
+			c := bits.TrailingZeros32(cs)
+			dst = append(dst, Succ{Own: opp &^ (1 << c), Opp: placed, Move: Move{NoPoint, Point(t), Point(c)}})
 		}
 	}
 	return dst

@@ -37,11 +37,30 @@ func (c Color) String() string {
 // Other returns the other colour.
 func (c Color) Other() Color { return c ^ 1 }
 
-// Position is a moving-phase position by colour: the points of White's and Black's stones
-// and the side to move.
+// Position is a position by colour: the points of White's and Black's stones, the stones
+// each still holds in hand (both zero in the moving phase) and the side to move.
 type Position struct {
-	White, Black uint32
-	ToMove       Color
+	White, Black         uint32
+	WhiteHand, BlackHand int
+	ToMove               Color
+}
+
+// Hands returns the stones in hand of the side to move and of its opponent.
+func (p Position) Hands() (own, opp int) {
+	if p.ToMove == White {
+		return p.WhiteHand, p.BlackHand
+	}
+	return p.BlackHand, p.WhiteHand
+}
+
+// withHands returns p with the side to move holding own stones and its opponent opp.
+func (p Position) withHands(own, opp int) Position {
+	if p.ToMove == White {
+		p.WhiteHand, p.BlackHand = own, opp
+	} else {
+		p.WhiteHand, p.BlackHand = opp, own
+	}
+	return p
 }
 
 // OwnOpp returns the stones of the side to move and of its opponent.
@@ -62,7 +81,8 @@ func FromOwnOpp(own, opp uint32, toMove Color) Position {
 }
 
 // String writes the position: 24 characters W, B or . for points 1..24, a space and the
-// side to move, e.g. "WWW.....BBB............. B".
+// side to move, e.g. "WWW.....BBB............. B", and in the placement phase the stones in
+// hand, e.g. "W.......B............... W W:8 B:8".
 func (p Position) String() string {
 	var buf [Points + 2]byte
 	for q := range Points {
@@ -77,14 +97,19 @@ func (p Position) String() string {
 	}
 	buf[Points] = ' '
 	buf[Points+1] = p.ToMove.String()[0]
-	return string(buf[:])
+	if p.WhiteHand == 0 && p.BlackHand == 0 {
+		return string(buf[:])
+	}
+	return fmt.Sprintf("%s W:%d B:%d", buf[:], p.WhiteHand, p.BlackHand)
 }
 
-// Parse reads a moving-phase position: 24 characters W, B or . for points 1..24, a space
-// and the side to move, W or B, optionally followed by the stones in hand as "W:0 B:0"
-// (only zero is accepted: the placement phase is not supported). Surrounding white space
-// is ignored. Each side needs 3 to 9 stones. Errors wrap ErrPosition and quote the input
-// (its first 80 characters).
+// Parse reads a position: 24 characters W, B or . for points 1..24, a space and the side
+// to move, W or B, then the stones in hand as "W:n B:m" (omitted, or W:0 B:0, in the moving
+// phase). Surrounding white space is ignored. A colour has at most 9 stones on the board
+// and in hand together, and at least 3 (with 2 the game is over); the hands fit the side
+// to move: White is to move exactly when both hold the same number, and Black holds one
+// more when Black is to move. Errors wrap ErrPosition and quote the input (its first 80
+// characters).
 func Parse(s string) (Position, error) {
 	fail := func(format string, args ...any) (Position, error) {
 		return Position{}, fmt.Errorf("%w %s: %s", ErrPosition, notation.Quote(s), fmt.Sprintf(format, args...))
@@ -124,49 +149,63 @@ func Parse(s string) (Position, error) {
 	default:
 		return fail("side to move %s, want W or B", notation.Quote(fields[1]))
 	}
-	if err := checkInHand(fields[2:]); err != "" {
-		return fail("%s", err)
+	hands, msg := parseHands(fields[2:])
+	if msg != "" {
+		return fail("%s", msg)
 	}
-	for _, side := range []struct {
-		name  string
-		mask  uint32
-		color Color
-	}{{"white", p.White, White}, {"black", p.Black, Black}} {
-		switch n := bits.OnesCount32(side.mask); {
-		case n > MaxStones:
-			return fail("%s has %d stones, at most %d", side.name, n, MaxStones)
-		case n < MinStones:
-			return fail("%s has %d stones, at least %d (with 2 the game is over)", side.name, n, MinStones)
-		}
+	p.WhiteHand, p.BlackHand = hands[0], hands[1]
+	if msg := p.check(); msg != "" {
+		return fail("%s", msg)
 	}
 	return p, nil
 }
 
-// checkInHand checks the optional stones-in-hand suffix "W:n B:m" and returns a
-// description of what is wrong with it, or "".
-func checkInHand(fields []string) string {
-	switch {
-	case len(fields) == 0:
-		return ""
-	case len(fields) != 2 || !strings.HasPrefix(fields[0], "W:") || !strings.HasPrefix(fields[1], "B:"):
-		return fmt.Sprintf("unexpected %s after the side to move, want nothing or stones in hand as W:n B:m",
-			notation.Quote(strings.Join(fields, " ")))
-	}
-	var hand [2]int
-	for i, f := range fields {
-		n, err := strconv.Atoi(f[2:])
-		if err != nil || n < 0 || n > MaxStones {
-			return fmt.Sprintf("stones in hand %s, want a number 0 to %d", notation.Quote(f), MaxStones)
+// check says what makes p no position of the game, or "".
+func (p Position) check() string {
+	for _, side := range []struct {
+		name string
+		mask uint32
+		hand int
+	}{{"white", p.White, p.WhiteHand}, {"black", p.Black, p.BlackHand}} {
+		switch n := bits.OnesCount32(side.mask); {
+		case n+side.hand > MaxStones:
+			return fmt.Sprintf("%s has %d stones on the board and %d in hand, at most %d in all", side.name, n, side.hand, MaxStones)
+		case n+side.hand < MinStones:
+			return fmt.Sprintf("%s has %d stones on the board and %d in hand, at least %d (with 2 the game is over)", side.name, n, side.hand, MinStones)
 		}
-		hand[i] = n
 	}
-	if hand[0] > 0 || hand[1] > 0 {
-		return fmt.Sprintf("stones in hand W:%d B:%d: the placement phase is not supported", hand[0], hand[1])
+	switch {
+	case p.ToMove == White && p.WhiteHand != p.BlackHand:
+		return fmt.Sprintf("White is to move with W:%d B:%d in hand: White moves when both hold the same number", p.WhiteHand, p.BlackHand)
+	case p.ToMove == Black && p.BlackHand != p.WhiteHand+1 && (p.WhiteHand != 0 || p.BlackHand != 0):
+		return fmt.Sprintf("Black is to move with W:%d B:%d in hand: Black moves holding one stone more than White", p.WhiteHand, p.BlackHand)
 	}
 	return ""
 }
 
-// ParseMove reads a move written "a-b" or "a-bxc" with points 1..24. It checks the
+// parseHands reads the optional stones-in-hand suffix "W:n B:m" and returns the hands, or
+// a description of what is wrong with it.
+func parseHands(fields []string) ([2]int, string) {
+	var hand [2]int
+	switch {
+	case len(fields) == 0:
+		return hand, ""
+	case len(fields) != 2 || !strings.HasPrefix(fields[0], "W:") || !strings.HasPrefix(fields[1], "B:"):
+		return hand, fmt.Sprintf("unexpected %s after the side to move, want nothing or stones in hand as W:n B:m",
+			notation.Quote(strings.Join(fields, " ")))
+	}
+	for i, f := range fields {
+		n, err := strconv.Atoi(f[2:])
+		if err != nil || n < 0 || n > MaxStones || f[2] == '+' {
+			return hand, fmt.Sprintf("stones in hand %s, want a number 0 to %d", notation.Quote(f), MaxStones)
+		}
+		hand[i] = n
+	}
+	return hand, ""
+}
+
+// ParseMove reads a move written "a-b" or "a-bxc" (a stone from a to b, removing the
+// opponent's stone on c), or a placement "a" or "axc", with points 1..24. It checks the
 // notation only, not whether the move is legal in some position.
 func ParseMove(s string) (Move, error) {
 	fail := func(format string, args ...any) (Move, error) {
@@ -174,7 +213,28 @@ func ParseMove(s string) (Move, error) {
 	}
 	from, rest, ok := strings.Cut(s, "-")
 	if !ok {
-		return fail("want a-b or a-bxc")
+		// A placement: "a" or "axc".
+		to, removed, capture := strings.Cut(s, "x")
+		m := Move{From: NoPoint, Remove: NoPoint}
+		for _, f := range []struct {
+			name string
+			text string
+			dst  *Point
+			want bool
+		}{{"placement", to, &m.To, true}, {"removed", removed, &m.Remove, capture}} {
+			if !f.want {
+				continue
+			}
+			n, err := strconv.Atoi(f.text)
+			if err != nil || n < 1 || n > Points || f.text[0] == '+' || f.text[0] == '0' {
+				return fail("%s point %s, want 1 to %d (a move is a-b, a-bxc, or a placement a or axc)", f.name, notation.Quote(f.text), Points)
+			}
+			*f.dst = Point(n - 1)
+		}
+		if capture && m.Remove == m.To {
+			return fail("the removed stone is on the placed stone's point")
+		}
+		return m, nil
 	}
 	to, removed, capture := strings.Cut(rest, "x")
 	m := Move{Remove: NoPoint}

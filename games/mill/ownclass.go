@@ -24,7 +24,7 @@ var (
 	ownTable [MaxStones + 1]*ownClasses
 )
 
-// ownClassesFor returns the own classes of w stones, 3 ≤ w ≤ MaxStones, building them on
+// ownClassesFor returns the own classes of w stones, 0 ≤ w ≤ MaxStones, building them on
 // first use (about 5 MB for w = 9; safe for concurrent use).
 func ownClassesFor(w int) *ownClasses {
 	ownOnce[w].Do(func() { ownTable[w] = buildOwnClasses(w) })

@@ -53,8 +53,15 @@ func NewSector(w, b int) (*Sector, error) {
 	if w < MinStones || w > MaxStones || b < MinStones || b > MaxStones {
 		return nil, fmt.Errorf("mill: no sector %d-%d: both sides need %d to %d stones", w, b, MinStones, MaxStones)
 	}
+	return boardSector(w, b), nil
+}
+
+// boardSector returns the ranking of the boards with w stones of the side to move and b of
+// the opponent, 0 ≤ w, b ≤ 9: a moving-phase sector's, or a placement sector's (whose
+// sides may have fewer than 3 stones on the board).
+func boardSector(w, b int) *Sector {
 	sectorOnce[w][b].Do(func() { sectorTable[w][b] = buildSector(w, b) })
-	return sectorTable[w][b], nil
+	return sectorTable[w][b]
 }
 
 func buildSector(w, b int) *Sector {

@@ -201,3 +201,31 @@ func TestRankDoesNotAllocate(t *testing.T) {
 		t.Errorf("%v allocations per run", n)
 	}
 }
+
+// TestRankSmallBoards walks every slot of the boards of placement sectors that moving-phase
+// sectors do not have (a side with fewer than 3 stones on the board), w+b ≤ 7: the same
+// checks as TestRankAllSlots.
+func TestRankSmallBoards(t *testing.T) {
+	t.Parallel()
+	for w := 0; w <= 5; w++ {
+		for b := 0; b <= 5; b++ {
+			if w >= mill.MinStones && b >= mill.MinStones || w+b > 7 {
+				continue
+			}
+			sp, err := mill.NewSectorSpace(w, b, 4, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := sp.Sector()
+			var positions uint64
+			for slot := range s.Slots() {
+				positions += uint64(checkSlot(t, s, slot))
+			}
+			want := new(big.Int).Binomial(24, int64(w))
+			want.Mul(want, new(big.Int).Binomial(int64(24-w), int64(b)))
+			if positions != want.Uint64() || s.Slots() != mill.ClassCount(w, b) {
+				t.Fatalf("board %d-%d: %d slots holding %d positions, want %d classes holding %v", w, b, s.Slots(), positions, mill.ClassCount(w, b), want)
+			}
+		}
+	}
+}

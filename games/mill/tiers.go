@@ -1,6 +1,7 @@
 package mill
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"math/bits"
@@ -11,21 +12,66 @@ import (
 	"github.com/tablesmith/tablesmith/games"
 )
 
-// Nine Men's Morris as a graph of tiers: a tier is a sector, the stones of the side to move
-// and of the opponent. A move without capture leads from sector (w, b) to (b, w), so the
-// two reach each other and are solved together; a capture leads to (b−1, w), solved
-// before, or ends the game when it leaves the opponent two stones.
+// Nine Men's Morris as a graph of tiers. A tier is a sector: the stones on the board of
+// the side to move (w) and of the opponent (b) and, in the placement phase, the stones
+// they still hold in hand (wh, bh). In the moving phase (wh = bh = 0) a move without
+// capture leads from sector (w, b) to (b, w), so the two reach each other and are solved
+// together; a capture leads to (b−1, w), solved before, or ends the game when it leaves
+// the opponent two stones. A placement leads from (w, b, wh, bh) to (b, w+1, bh, wh−1), or
+// (b−1, w+1, bh, wh−1) with a capture: the hands only shrink, so a placement sector is
+// solved in one pass from its children, and the last placement leads into the moving
+// phase.
 
 var _ games.TieredGame = Game{}
 
-// sectorTier is the tier of sector (w, b): w in the low four bits, b in the next four (the
-// bits above are kept for the stones in hand of the placement phase).
-func sectorTier(w, b int) games.Tier { return games.Tier(w | b<<4) }
+// tierOf is the tier of the sector with w and b stones on the board and wh and bh in hand
+// (mover first): four bits each, so a moving-phase sector is w | b<<4.
+func tierOf(w, b, wh, bh int) games.Tier { return games.Tier(w | b<<4 | wh<<8 | bh<<12) }
 
-// tierStones returns the stones of a tier, and whether it is a sector of this game.
-func tierStones(t games.Tier) (w, b int, ok bool) {
-	w, b = int(t&15), int(t>>4&15)
-	return w, b, t>>8 == 0 && w >= MinStones && w <= MaxStones && b >= MinStones && b <= MaxStones
+// sectorTier is the tier of moving-phase sector (w, b).
+func sectorTier(w, b int) games.Tier { return tierOf(w, b, 0, 0) }
+
+// tierStones returns the stones of a tier, and whether it is a sector of the game: in the
+// moving phase 3 ≤ w, b ≤ 9; in the placement phase the hands fit a side to move (equal,
+// White to move, or the mover holding one more, Black), neither side has more stones on
+// the board than it has placed, and both have at least 3 on the board and in hand.
+func tierStones(t games.Tier) (w, b, wh, bh int, ok bool) {
+	w, b, wh, bh = int(t&15), int(t>>4&15), int(t>>8&15), int(t>>12&15)
+	if t>>16 != 0 {
+		return w, b, wh, bh, false
+	}
+	if wh == 0 && bh == 0 {
+		return w, b, 0, 0, w >= MinStones && w <= MaxStones && b >= MinStones && b <= MaxStones
+	}
+	ok = wh >= 1 && (wh == bh || wh == bh+1) && wh <= MaxStones &&
+		w <= MaxStones-wh && b <= MaxStones-bh && w+wh >= MinStones && b+bh >= MinStones
+	return w, b, wh, bh, ok
+}
+
+// placementStart is the tier of the empty board of a game of n stones a side.
+func placementStart(n int) games.Tier { return tierOf(0, 0, n, n) }
+
+// reachable lists the tiers reachable from start by the tier graph, start first, each once.
+func reachable(g Game, start games.Tier) []games.Tier {
+	out := []games.Tier{start}
+	seen := map[games.Tier]bool{start: true}
+	for i := 0; i < len(out); i++ {
+		for _, c := range g.TierChildren(out[i]) {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+var _ games.TierDescriber = Game{}
+
+// DescribeTier gives a sector's stones on the board and in hand, the side to move's first.
+func (Game) DescribeTier(t games.Tier) map[string]any {
+	w, b, wh, bh, _ := tierStones(t)
+	return map[string]any{"board": [2]int{w, b}, "hand": [2]int{wh, bh}}
 }
 
 // TierNoun is what Mühle calls a tier.
@@ -34,9 +80,28 @@ func (Game) TierNoun() string { return "sector" }
 // RulesID fingerprints the rules (see the package function RulesID).
 func (Game) RulesID() string { return RulesID() }
 
-// Tiers lists the 49 sectors by the stones on the board, fewest first; of w+b stones,
-// sector (w, b) with w ≥ b by increasing w, each followed by its twin (b, w).
-func (Game) Tiers() []games.Tier {
+// Tiers lists the 49 moving-phase sectors by the stones on the board, fewest first (of
+// w+b stones, sector (w, b) with w ≥ b by increasing w, each followed by its twin (b, w)),
+// then the placement sectors the standard game reaches from its empty board, by the
+// stones in hand, fewest first (so that each comes after the sectors it leads into).
+func (g Game) Tiers() []games.Tier {
+	out := movingTiers()
+	var place []games.Tier
+	for _, t := range reachable(g, placementStart(MaxStones)) {
+		if _, _, wh, _, _ := tierStones(t); wh > 0 {
+			place = append(place, t)
+		}
+	}
+	slices.SortStableFunc(place, func(a, b games.Tier) int {
+		aw, ab, awh, abh, _ := tierStones(a)
+		bw, bb, bwh, bbh, _ := tierStones(b)
+		return cmp.Or(cmp.Compare(awh+abh, bwh+bbh), cmp.Compare(awh, bwh), cmp.Compare(aw+ab, bw+bb), cmp.Compare(bw, aw))
+	})
+	return append(out, place...)
+}
+
+// movingTiers lists the 49 moving-phase sectors in the order of Tiers.
+func movingTiers() []games.Tier {
 	var out []games.Tier
 	for n := 2 * MinStones; n <= 2*MaxStones; n++ {
 		for w := (n + 1) / 2; w <= MaxStones; w++ {
@@ -53,79 +118,112 @@ func (Game) Tiers() []games.Tier {
 	return out
 }
 
-// BindTierFlags declares --max-stones and --sectors.
+// BindTierFlags declares --max-stones (moving-phase sectors), --stones (a whole game of N
+// stones a side, from its empty board) and --sectors.
 func (g Game) BindTierFlags(fs *flag.FlagSet) func() ([]games.Tier, error) {
-	maxStones := fs.Int("max-stones", 0, "every sector with at most N stones on the board in all (6..18), and what it depends on")
-	sectors := fs.String("sectors", "", "these sectors (comma-separated W-B: W stones of the side to move, B of the opponent) and what they depend on")
+	maxStones := fs.Int("max-stones", 0, "every moving-phase sector with at most N stones on the board in all (6..18), and what it depends on")
+	stones := fs.Int("stones", 0, "the whole game of N stones a side (3..9; 9 is the standard game), placement phase included, from its empty board")
+	sectors := fs.String("sectors", "", "these sectors (comma-separated W-B, or W-B-WH-BH with stones in hand: W and WH of the side to move, B and BH of the opponent) and what they depend on")
 	return func() ([]games.Tier, error) {
-		given := map[string]bool{}
-		fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+		var given []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "max-stones" || f.Name == "stones" || f.Name == "sectors" {
+				given = append(given, "--"+f.Name)
+			}
+		})
+		if len(given) > 1 {
+			return nil, fmt.Errorf("mill: give one of --max-stones, --stones and --sectors, not %s", strings.Join(given, " and "))
+		}
 		switch {
-		case given["max-stones"] && given["sectors"]:
-			return nil, fmt.Errorf("mill: give --max-stones or --sectors, not both")
-		case given["max-stones"]:
+		case len(given) == 0:
+			return g.Tiers(), nil
+		case given[0] == "--max-stones":
 			if *maxStones < 2*MinStones || *maxStones > 2*MaxStones {
 				return nil, fmt.Errorf("mill: --max-stones %d: want %d to %d", *maxStones, 2*MinStones, 2*MaxStones)
 			}
 			var out []games.Tier
-			for _, t := range g.Tiers() {
-				if w, b, _ := tierStones(t); w+b <= *maxStones {
+			for _, t := range movingTiers() {
+				if w, b, _, _, _ := tierStones(t); w+b <= *maxStones {
 					out = append(out, t)
 				}
 			}
 			return out, nil
-		case given["sectors"]:
-			var out []games.Tier
-			for _, f := range strings.Split(*sectors, ",") {
-				t, err := g.ParseTier(f)
-				if err != nil {
-					return nil, fmt.Errorf("--sectors: %w", err)
-				}
-				out = append(out, t)
+		case given[0] == "--stones":
+			if *stones < MinStones || *stones > MaxStones {
+				return nil, fmt.Errorf("mill: --stones %d: want %d to %d stones a side", *stones, MinStones, MaxStones)
 			}
-			return out, nil
+			return reachable(g, placementStart(*stones)), nil
 		}
-		return g.Tiers(), nil
+		var out []games.Tier
+		for _, f := range strings.Split(*sectors, ",") {
+			t, err := g.ParseTier(f)
+			if err != nil {
+				return nil, fmt.Errorf("--sectors: %w", err)
+			}
+			out = append(out, t)
+		}
+		return out, nil
 	}
 }
 
-// TierName writes a sector as "w-b".
+// TierName writes a sector as "w-b" (moving phase) or "w-b-wh-bh" (placement phase).
 func (Game) TierName(t games.Tier) string {
-	w, b, ok := tierStones(t)
-	if !ok {
+	w, b, wh, bh, ok := tierStones(t)
+	switch {
+	case !ok:
 		return fmt.Sprintf("tier(%#x)", uint64(t))
+	case wh == 0 && bh == 0:
+		return SectorName(w, b)
 	}
-	return SectorName(w, b)
+	return fmt.Sprintf("%d-%d-%d-%d", w, b, wh, bh)
 }
 
-// ParseTier reads "w-b".
+// ParseTier reads "w-b" or "w-b-wh-bh".
 func (Game) ParseTier(name string) (games.Tier, error) {
-	a, c, ok := strings.Cut(strings.TrimSpace(name), "-")
-	w, err1 := strconv.Atoi(a)
-	b, err2 := strconv.Atoi(c)
-	if !ok || err1 != nil || err2 != nil || w < MinStones || w > MaxStones || b < MinStones || b > MaxStones {
-		return 0, fmt.Errorf("mill: sector %q: want W-B with %d ≤ W, B ≤ %d", name, MinStones, MaxStones)
+	fields := strings.Split(strings.TrimSpace(name), "-")
+	var n [4]int
+	bad := len(fields) != 2 && len(fields) != 4
+	for i, f := range fields {
+		if bad {
+			break
+		}
+		v, err := strconv.Atoi(f)
+		bad = err != nil || v < 0 || v > MaxStones || f == "" || f[0] == '+'
+		n[i] = v
 	}
-	return sectorTier(w, b), nil
+	if !bad {
+		t := tierOf(n[0], n[1], n[2], n[3])
+		if _, _, _, _, ok := tierStones(t); ok {
+			return t, nil
+		}
+	}
+	return 0, fmt.Errorf("mill: sector %q: want W-B with %d ≤ W, B ≤ %d (moving phase), or W-B-WH-BH with stones in hand "+
+		"(W, WH of the side to move; at most %d stones a side, at least %d; WH = BH, or WH = BH+1)", name, MinStones, MaxStones, MaxStones, MinStones)
 }
 
-// TierChildren lists (b, w), reached by a move without capture, and (b−1, w), reached by
-// a capture while the opponent keeps three stones.
+// TierChildren lists the sectors the moves of sector t lead into.
 func (Game) TierChildren(t games.Tier) []games.Tier {
-	w, b, ok := tierStones(t)
-	if !ok {
+	w, b, wh, bh, ok := tierStones(t)
+	switch {
+	case !ok:
 		return nil
+	case wh == 0:
+		out := []games.Tier{sectorTier(b, w)}
+		if b-1 >= MinStones {
+			out = append(out, sectorTier(b-1, w))
+		}
+		return out
 	}
-	out := []games.Tier{sectorTier(b, w)}
-	if b-1 >= MinStones {
-		out = append(out, sectorTier(b-1, w))
+	out := []games.Tier{tierOf(b, w+1, bh, wh-1)}
+	if b >= 1 && w+1 >= 3 && b-1+bh >= MinStones { // a mill can close, and the opponent keeps 3
+		out = append(out, tierOf(b-1, w+1, bh, wh-1))
 	}
 	return out
 }
 
-// TierSize is the number of classes of the sector.
+// TierSize is the number of classes of the sector: the symmetry classes of its board.
 func (Game) TierSize(t games.Tier) uint64 {
-	w, b, ok := tierStones(t)
+	w, b, _, _, ok := tierStones(t)
 	if !ok {
 		return 0
 	}
@@ -134,8 +232,8 @@ func (Game) TierSize(t games.Tier) uint64 {
 
 // TierParams is the sector's table parameters.
 func (Game) TierParams(t games.Tier) any {
-	w, b, _ := tierStones(t)
-	return &Params{W: w, B: b}
+	w, b, wh, bh, _ := tierStones(t)
+	return &Params{W: w, B: b, WH: wh, BH: bh}
 }
 
 // TierOf returns the sector of a position.
@@ -145,7 +243,8 @@ func (Game) TierOf(state string) (games.Tier, error) {
 		return 0, err
 	}
 	own, opp := p.OwnOpp()
-	return sectorTier(bits.OnesCount32(own), bits.OnesCount32(opp)), nil
+	oh, ph := p.Hands()
+	return tierOf(bits.OnesCount32(own), bits.OnesCount32(opp), oh, ph), nil
 }
 
 // NewTierWorker returns a move generator for one goroutine.
@@ -160,11 +259,11 @@ type tierWorker struct {
 	secs [MaxStones + 1][MaxStones + 1]*Sector
 }
 
-// sector returns the ranking of sector (w, b), caching it.
+// sector returns the ranking of the boards of w and b stones, caching it.
 func (tw *tierWorker) sector(w, b int) *Sector {
 	s := tw.secs[w][b]
 	if s == nil {
-		s, _ = NewSector(w, b)
+		s = boardSector(w, b)
 		tw.secs[w][b] = s
 	}
 	return s
@@ -172,7 +271,7 @@ func (tw *tierWorker) sector(w, b int) *Sector {
 
 func (tw *tierWorker) Children(t games.Tier, lo, hi uint64, b *games.ChildBatch) {
 	b.Reset()
-	w, bb, ok := tierStones(t)
+	w, bb, wh, bh, ok := tierStones(t)
 	if !ok {
 		for range hi - lo {
 			b.Close()
@@ -182,24 +281,32 @@ func (tw *tierWorker) Children(t games.Tier, lo, hi uint64, b *games.ChildBatch)
 	sec := tw.sector(w, bb)
 	for s := lo; s < hi; s++ {
 		own, opp := sec.Unrank(s)
-		tw.succ = Successors(tw.succ[:0], own, opp)
+		if wh == 0 {
+			tw.succ = Successors(tw.succ[:0], own, opp)
+		} else {
+			tw.succ = Placements(tw.succ[:0], own, opp)
+		}
+		// After the move the opponent is to move, holding bh; the mover holds wh−1.
+		nh, oh := bh, max(wh-1, 0)
 		for _, sc := range tw.succ {
 			nw, nb := bits.OnesCount32(sc.Own), bits.OnesCount32(sc.Opp)
-			if nw < MinStones {
+			if nw+nh < MinStones {
 				b.Pos = append(b.Pos, games.TierPosition{Tier: games.GameOver})
 				continue
 			}
-			b.Pos = append(b.Pos, games.TierPosition{Tier: sectorTier(nw, nb), Slot: tw.sector(nw, nb).Rank(sc.Own, sc.Opp)})
+			b.Pos = append(b.Pos, games.TierPosition{Tier: tierOf(nw, nb, nh, oh), Slot: tw.sector(nw, nb).Rank(sc.Own, sc.Opp)})
 		}
 		b.Close()
 	}
 }
 
+// Parents lists un-moves within the moving phase, the only sectors that reach each other;
+// a placement sector is never solved with another, and has no parents here.
 func (tw *tierWorker) Parents(t games.Tier, slots []uint64, from games.Tier, b *games.ParentBatch) {
 	b.Reset()
-	w, bb, ok := tierStones(t)
-	fw, fb, fok := tierStones(from)
-	if !ok || !fok {
+	w, bb, wh, _, ok := tierStones(t)
+	fw, fb, fwh, _, fok := tierStones(from)
+	if !ok || !fok || wh != 0 || fwh != 0 {
 		for range slots {
 			b.Close()
 		}

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/index"
 )
 
@@ -150,8 +151,9 @@ func (g *PDBGroup) Normalize(state string) (string, error) {
 func (g *PDBGroup) Neighbors(state string) ([]string, error) { return g.geo.NeighborStates(state) }
 
 // PDBConnected is set in an entry NewMoves returns when the cells free of group tiles form
-// one region after the move, so the blank can be anywhere among them at no cost.
-const PDBConnected = 1 << 63
+// one region after the move, so the blank can be anywhere among them at no cost: the
+// contract of games.PDBSpace.
+const PDBConnected = games.PDBConnected
 
 // NewMoves returns a function for one worker (never called concurrently) that returns
 // the Manhattan distance of entry e and appends to dst every placement one group-tile

@@ -67,10 +67,11 @@ func decode(c byte) (Value, int) {
 // ErrPosition reports a position outside the solved set.
 var ErrPosition = errors.New("milloracle: position not in the solved set")
 
-// Result holds the value of every raw moving-phase position with 3..9 stones
-// a side and at most MaxStones stones in all.
+// Result holds the value of every raw moving-phase position with 3..MaxSide
+// stones a side and at most MaxStones stones in all.
 type Result struct {
 	maxStones int
+	maxSide   int // 9 (maxMen) for Solve; n for the moving phase of SolveGame(n)
 	// tables[w][b] holds the positions with w white and b black stones, both
 	// sides to move, indexed by slot. nil when not solved.
 	tables [maxMen + 1][maxMen + 1][]byte
@@ -88,6 +89,10 @@ type TableInfo struct {
 
 // MaxStones returns the bound on white+black that the result covers.
 func (r *Result) MaxStones() int { return r.maxStones }
+
+// MaxSide returns the bound on the stones of each side that the result
+// covers: 9 for Solve, n for the moving phase of an n-stone game (SolveGame).
+func (r *Result) MaxSide() int { return r.maxSide }
 
 // Tables returns the solved tables in solving order.
 func (r *Result) Tables() []TableInfo { return append([]TableInfo(nil), r.solved...) }
@@ -107,10 +112,17 @@ func SolveLog(maxStones int, logf func(format string, args ...any)) (*Result, er
 	if maxStones < 6 || maxStones > 2*maxMen {
 		return nil, fmt.Errorf("milloracle: maxStones %d: want 6..%d", maxStones, 2*maxMen)
 	}
+	return solveBounded(maxStones, maxMen, logf)
+}
+
+// solveBounded solves every table (w, b) with 3 ≤ w, b ≤ maxSide and
+// w+b ≤ maxStones. A capture leads from (w, b) to (w-1, b) or (w, b-1), which
+// keep both bounds, so the set is closed under moves.
+func solveBounded(maxStones, maxSide int, logf func(format string, args ...any)) (*Result, error) {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	r := &Result{maxStones: maxStones}
+	r := &Result{maxStones: maxStones, maxSide: maxSide}
 	// A table (w, b) reaches itself (moves without capture) and the tables
 	// (w-1, b) and (w, b-1) (captures), which have fewer stones: solving the
 	// tables by increasing w+b finds every successor table complete.
@@ -120,9 +132,9 @@ func SolveLog(maxStones int, logf func(format string, args ...any)) (*Result, er
 	var lower [maxRemoteness + 1]bool
 	lower[0] = true
 	for total := 6; total <= maxStones; total++ {
-		for w := 3; w <= maxMen; w++ {
+		for w := 3; w <= maxSide; w++ {
 			b := total - w
-			if b < 3 || b > maxMen {
+			if b < 3 || b > maxSide {
 				continue
 			}
 			if err := r.solveTable(w, b, &lower, logf); err != nil {
@@ -145,7 +157,7 @@ func (r *Result) code(white, black uint32, whiteToMove bool) byte {
 
 // Lookup returns the value and remoteness of a position for the side to move.
 // Bit p-1 of a mask stands for point p. A side to move with 2 stones (and an
-// opponent with 3..9) has lost: Loss, 0.
+// opponent with 3..MaxSide) has lost: Loss, 0.
 func (r *Result) Lookup(white, black uint32, whiteToMove bool) (Value, int, error) {
 	w, b := bits.OnesCount32(white), bits.OnesCount32(black)
 	mover, opp := w, b
@@ -155,7 +167,7 @@ func (r *Result) Lookup(white, black uint32, whiteToMove bool) (Value, int, erro
 	switch {
 	case white&black != 0, (white|black)&^allPoints != 0:
 		return 0, 0, fmt.Errorf("%w: white %#x black %#x: not a board", ErrPosition, white, black)
-	case opp < 3 || opp > maxMen || mover < 2 || mover > maxMen:
+	case opp < 3 || opp > r.maxSide || mover < 2 || mover > r.maxSide:
 		return 0, 0, fmt.Errorf("%w: %d stones to move against %d", ErrPosition, mover, opp)
 	case mover == 2:
 		return Loss, 0, nil

@@ -56,9 +56,9 @@ func Positions(mover, opp int) iter.Seq2[uint32, uint32] {
 
 // checkSector reports whether the sector (mover, opp) is in the solved set.
 func (r *Result) checkSector(mover, opp int) error {
-	if mover < 3 || mover > maxMen || opp < 3 || opp > maxMen || mover+opp > r.maxStones {
+	if mover < 3 || mover > r.maxSide || opp < 3 || opp > r.maxSide || mover+opp > r.maxStones {
 		return fmt.Errorf("%w: sector %d-%d (solved: 3..%d a side, %d in all)",
-			ErrPosition, mover, opp, maxMen, r.maxStones)
+			ErrPosition, mover, opp, r.maxSide, r.maxStones)
 	}
 	return nil
 }

@@ -1,17 +1,17 @@
 // Package parallel is the project's one chunked parallel-for and its one progress ticker:
-// the engines (builder/...), the table writer and verifier (format, tables) and the
-// pipeline all split a range of slots among goroutines the same way and report progress
-// the same way, so the loop and its error and cancellation handling are written once.
+// the engines (builder/...), the pipeline, the file verifier (format) and the table
+// checks (tables, solver) all split a range of slots or blocks among goroutines the same
+// way and report progress the same way, so the loop and its error and cancellation
+// handling are written once.
 package parallel
 
 import (
 	"context"
 	"errors"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 )
 
 // For calls body on the chunks [lo, hi) of [0, n), chunk slots each (the last one
@@ -56,26 +56,41 @@ func ForEach[S any](ctx context.Context, workers int, n, chunk uint64, newState 
 		}
 		return nil
 	}
-	var next atomic.Uint64
-	eg, ctx := errgroup.WithContext(ctx)
+	// No errgroup.WithContext: a derived context costs an allocation and a registration
+	// with its parent per call, and a search makes a call per level, by the hundred
+	// thousand for 3-peg Hanoi. A flag stops the others instead.
+	var (
+		next   atomic.Uint64
+		failed atomic.Bool
+		once   sync.Once
+		first  error
+		wg     sync.WaitGroup
+	)
+	fail := func(err error) {
+		once.Do(func() { first = err })
+		failed.Store(true)
+	}
 	for range workers {
-		eg.Go(func() error {
+		wg.Go(func() {
 			st := newState()
-			for {
+			for !failed.Load() {
 				lo := next.Add(chunk) - chunk
 				if lo >= n || lo+chunk < lo { // past the end (or wrapped around)
-					return nil
+					return
 				}
 				if err := ctx.Err(); err != nil {
-					return err
+					fail(err)
+					return
 				}
 				if err := body(st, lo, min(lo+chunk, n)); err != nil {
-					return err
+					fail(err)
+					return
 				}
 			}
 		})
 	}
-	return eg.Wait()
+	wg.Wait()
+	return first
 }
 
 // ForWorkers is ForEach with states made beforehand, one per goroutine: len(workers)

@@ -141,3 +141,15 @@ func TestForWorkers(t *testing.T) {
 		t.Fatalf("one chunk: %v, tallies %d %d", err, one[0].n, one[1].n)
 	}
 }
+
+// BenchmarkForLevel is the cost of one call over a level of two chunks, as a search
+// makes one per level (3-peg Hanoi: 2^n levels): the per-call overhead, not the work.
+func BenchmarkForLevel(b *testing.B) {
+	var sink atomic.Uint64
+	for b.Loop() {
+		_ = For(context.Background(), 2, 128, 64, func(lo, hi uint64) error {
+			sink.Add(hi - lo)
+			return nil
+		})
+	}
+}

@@ -1,10 +1,11 @@
-package tables
+package solver
 
-// Opening a pattern-database set written by BuildPDBSet (pdb.go), packing its tables in
-// memory, and the lookups a solver makes on its hot path.
+// Opening a pattern-database set written by pipeline.PDBSet, packing its tables in memory,
+// and the lookups a solver makes on its hot path.
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/bits"
 	"path/filepath"
@@ -44,15 +45,25 @@ type PDBOpenOptions struct {
 }
 
 // PDBSet is an additive pattern-database set loaded into memory for a solver's hot path.
-// Its lookups are safe for concurrent use and do not allocate.
+// Its lookups are safe for concurrent use and do not allocate. It implements PatternSet.
 type PDBSet struct {
-	m      PDBManifest
-	goal   slide.Goal
+	m      *format.Manifest
+	p      pdbSetParams
 	tabs   []pdbTable
 	owner  [slide.MaxCells]int8
 	groups [][]uint8
+	maxH   int
 	bytes  uint64
 	ents   uint64
+}
+
+// pdbSetParams are a pattern-database set's parameters in its manifest: the board, the
+// goal and the files' value encoding.
+type pdbSetParams struct {
+	Rows     int    `json:"rows"`
+	Cols     int    `json:"cols"`
+	Goal     string `json:"goal"`
+	Encoding string `json:"encoding"`
 }
 
 // pdbTable is one group in memory: codes of 8>>shift bits, entry r in bits
@@ -67,10 +78,11 @@ type pdbTable struct {
 	data   []byte
 }
 
-// OpenPDBSet loads the set in dir (written by BuildPDBSet) into memory, in the smallest
-// exact form (PackAuto). It checks the manifest and every file: a damaged one gives an
-// error wrapping format.ErrCorrupt, a missing one an error wrapping os.ErrNotExist that
-// names it.
+// OpenPDBSet loads the set in dir (written by pipeline.PDBSet) into memory, in the
+// smallest exact form (PackAuto). It checks the manifest and every file: a damaged one
+// gives an error wrapping format.ErrCorrupt, a missing one an error wrapping
+// os.ErrNotExist that names it. The SHA-256 sums of the files are `tablesmith verify`'s
+// to check; the codes and their counts are checked here as they are loaded.
 func OpenPDBSet(dir string) (*PDBSet, error) { return OpenPDBSetWith(dir, PDBOpenOptions{}) }
 
 // OpenPDBSetWith is OpenPDBSet with a choice of in-memory form.
@@ -78,43 +90,89 @@ func OpenPDBSetWith(dir string, opt PDBOpenOptions) (*PDBSet, error) {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
-	m, err := ReadPDBManifest(dir)
+	m, err := format.ReadManifest(dir)
+	if err != nil {
+		return nil, fmt.Errorf("solver: %w", err)
+	}
+	s := &PDBSet{m: m}
+	groups, err := s.readManifest(dir)
 	if err != nil {
 		return nil, err
 	}
-	s := &PDBSet{m: *m}
-	s.goal, _ = slide.ParseGoal(m.Goal)
 	for i := range s.owner {
 		s.owner[i] = -1
 	}
-	for gi, info := range m.Groups {
-		tiles := make([]uint8, len(info.Tiles))
-		for i, t := range info.Tiles {
-			tiles[i] = uint8(t)
+	for gi, gp := range groups {
+		g, err := slide.NewPDBGroup(gp)
+		if err != nil {
+			return nil, fmt.Errorf("solver: %s: group %d: %v: %w", dir, gi+1, err, format.ErrCorrupt)
+		}
+		for _, t := range g.Tiles() {
 			s.owner[t] = int8(gi)
 		}
-		s.groups = append(s.groups, tiles)
-		g, err := slide.NewPDBGroup(pdbParamsOf(m, info))
-		if err != nil {
-			return nil, fmt.Errorf("tables: %s: group %d: %v: %w", dir, gi+1, err, format.ErrCorrupt)
-		}
-		tab, err := loadPDBTable(dir, m, gi, g, opt)
+		s.groups = append(s.groups, g.Tiles())
+		tab, maxValue, err := loadPDBTable(dir, m.Members[gi], gp, s.p.Encoding, g, opt)
 		if err != nil {
 			return nil, err
 		}
 		s.tabs = append(s.tabs, tab)
 		s.bytes += uint64(len(tab.data))
-		s.ents += info.Entries
+		s.ents += g.Slots()
+		s.maxH += maxValue
 	}
 	return s, nil
 }
 
-// loadPDBTable reads group gi's file and packs it.
-func loadPDBTable(dir string, m *PDBManifest, gi int, g *slide.PDBGroup, opt PDBOpenOptions) (pdbTable, error) {
-	info := m.Groups[gi]
-	path := filepath.Join(dir, info.File)
-	fail := func(err error) (pdbTable, error) {
-		return pdbTable{}, fmt.Errorf("tables: pattern database group %d %v: %w", gi+1, info.Tiles, err)
+// readManifest checks that s.m is a sliding-tile pattern-database set's manifest, sets
+// s.p from it and returns each group's parameters (board, goal, tiles).
+func (s *PDBSet) readManifest(dir string) ([]slide.PDBParams, error) {
+	m := s.m
+	path := filepath.Join(dir, format.ManifestName)
+	bad := func(what string, args ...any) error {
+		return fmt.Errorf("solver: %s: %s: %w", path, fmt.Sprintf(what, args...), format.ErrCorrupt)
+	}
+	if m.Kind != format.SetPDB || m.Game != (slide.PDBGame{}).Name() {
+		return nil, fmt.Errorf("solver: %s is a %s set of %s, not a pattern-database set of %s", dir, m.Kind, m.Game, slide.PDBGame{}.Name())
+	}
+	if err := json.Unmarshal(m.Params, &s.p); err != nil {
+		return nil, bad("set parameters %s: %v", m.Params, err)
+	}
+	if !values.IsPDB(s.p.Encoding) {
+		return nil, bad("encoding %q", s.p.Encoding)
+	}
+	spec := slide.PDBSpec{Rows: s.p.Rows, Cols: s.p.Cols, Goal: s.p.Goal}
+	var out []slide.PDBParams
+	for _, x := range m.Members {
+		var gp slide.PDBParams
+		if err := json.Unmarshal(x.Params, &gp); err != nil {
+			return nil, bad("group %s: parameters %s: %v", x.Name, x.Params, err)
+		}
+		if gp.Rows != s.p.Rows || gp.Cols != s.p.Cols || gp.Goal != s.p.Goal {
+			return nil, bad("group %s is for a %d×%d board, goal %s; the set for %d×%d, goal %s",
+				x.Name, gp.Rows, gp.Cols, gp.Goal, s.p.Rows, s.p.Cols, s.p.Goal)
+		}
+		tiles, err := gp.TilesUint8()
+		if err != nil {
+			return nil, bad("group %s: %v", x.Name, err)
+		}
+		spec.Groups = append(spec.Groups, tiles)
+		out = append(out, gp)
+	}
+	if spec.Goal == "" {
+		return nil, bad("no goal")
+	}
+	if err := spec.Normalize(); err != nil {
+		return nil, bad("%v", err)
+	}
+	return out, nil
+}
+
+// loadPDBTable reads group x's file and packs it; it returns the table and the group's
+// largest value (from the file's checksummed metadata).
+func loadPDBTable(dir string, x format.Member, gp slide.PDBParams, encoding string, g *slide.PDBGroup, opt PDBOpenOptions) (pdbTable, int, error) {
+	path := filepath.Join(dir, x.File)
+	fail := func(err error) (pdbTable, int, error) {
+		return pdbTable{}, 0, fmt.Errorf("solver: pattern database group %s: %w", x.Name, err)
 	}
 	r, err := format.Open(path)
 	if err != nil {
@@ -122,13 +180,31 @@ func loadPDBTable(dir string, m *PDBManifest, gi int, g *slide.PDBGroup, opt PDB
 	}
 	defer r.Close()
 	meta := r.Meta()
-	bad := func(what string, args ...any) (pdbTable, error) {
+	bad := func(what string, args ...any) (pdbTable, int, error) {
 		return fail(fmt.Errorf("%s: %s: %w", path, fmt.Sprintf(what, args...), format.ErrCorrupt))
 	}
-	if err := checkMember(m, info, meta); err != nil {
-		return fail(fmt.Errorf("%s: %w", path, err))
+	var fp slide.PDBParams
+	if err := json.Unmarshal(meta.Params, &fp); err != nil {
+		return bad("parameters %s: %v", meta.Params, err)
+	}
+	var extra struct {
+		Max *int `json:"max_value"`
+	}
+	if len(meta.Extra) > 0 {
+		if err := json.Unmarshal(meta.Extra, &extra); err != nil {
+			return bad("metadata extra %s: %v", meta.Extra, err)
+		}
 	}
 	switch {
+	case x.Bytes >= 0 && r.FileSize() != x.Bytes:
+		return bad("%d bytes, the manifest says %d", r.FileSize(), x.Bytes)
+	case meta.Game != (slide.PDBGame{}).Name():
+		return bad("a %s/%s table, want %s", meta.Game, meta.Index, slide.PDBGame{}.Name())
+	case meta.Encoding != encoding:
+		return bad("encoding %q, the manifest says %q", meta.Encoding, encoding)
+	case fp.Rows != gp.Rows || fp.Cols != gp.Cols || fp.Goal != gp.Goal || !slices.Equal(fp.Tiles, gp.Tiles):
+		return bad("made for %d×%d %s tiles %v, the manifest says %d×%d %s tiles %v",
+			fp.Rows, fp.Cols, fp.Goal, fp.Tiles, gp.Rows, gp.Cols, gp.Goal, gp.Tiles)
 	case meta.Slots != g.Slots():
 		return bad("%d entries, want %d", meta.Slots, g.Slots())
 	case meta.CodeCounts == nil || len(meta.CodeCounts) == 0:
@@ -136,6 +212,13 @@ func loadPDBTable(dir string, m *PDBManifest, gi int, g *slide.PDBGroup, opt PDB
 	}
 	maxCode := len(meta.CodeCounts) - 1
 	fileExcess := meta.Encoding == values.EncodingPDBExcess
+	maxValue := maxCode // a file of values
+	if fileExcess {
+		if extra.Max == nil || *extra.Max < maxCode {
+			return bad("no largest value, or one below the largest excess %d", maxCode)
+		}
+		maxValue = *extra.Max
+	}
 
 	n := uint64(g.Geometry().Cells())
 	t := pdbTable{tiles: g.Tiles(), md: g.MDTable(), excess: fileExcess}
@@ -157,8 +240,8 @@ func loadPDBTable(dir string, m *PDBManifest, gi int, g *slide.PDBGroup, opt PDB
 	case maxCode <= 15:
 		t.shift = 1
 	}
-	if !t.excess && info.MaxValue > 255 {
-		return bad("value %d does not fit a byte", info.MaxValue)
+	if !t.excess && maxValue > 255 {
+		return bad("value %d does not fit a byte", maxValue)
 	}
 	bitsPer := uint(8) >> t.shift
 	t.mask = uint8(1<<bitsPer - 1)
@@ -200,7 +283,7 @@ func loadPDBTable(dir string, m *PDBManifest, gi int, g *slide.PDBGroup, opt PDB
 	if ge := g.GoalEntry(); t.data[ge>>t.shift]>>((ge&(per-1))*uint64(bitsPer))&t.mask != 0 {
 		return bad("the goal placement holds a non-zero value: the heuristic would be inadmissible")
 	}
-	return t, nil
+	return t, maxValue, nil
 }
 
 // forceRepack turns off copyPacked, and packedCopies counts its calls, for the tests that
@@ -414,16 +497,26 @@ func repack(r *format.Reader, t *pdbTable, g *slide.PDBGroup, path string, fileE
 }
 
 // Rows returns the board's rows.
-func (s *PDBSet) Rows() int { return s.m.Rows }
+func (s *PDBSet) Rows() int { return s.p.Rows }
 
 // Cols returns the board's columns.
-func (s *PDBSet) Cols() int { return s.m.Cols }
+func (s *PDBSet) Cols() int { return s.p.Cols }
 
 // Goal returns the goal layout: "blank-last" or "blank-first".
-func (s *PDBSet) Goal() string { return s.m.Goal }
+func (s *PDBSet) Goal() string { return s.p.Goal }
+
+// Encoding returns what the files store: values.EncodingPDBExcess or EncodingPDBValue.
+func (s *PDBSet) Encoding() string { return s.p.Encoding }
 
 // Manifest returns the set's manifest.
-func (s *PDBSet) Manifest() PDBManifest { return s.m }
+func (s *PDBSet) Manifest() *format.Manifest { return s.m }
+
+// Entries is the number of entries of all groups.
+func (s *PDBSet) Entries() uint64 { return s.ents }
+
+// MaxH is the sum of the groups' largest values (from the files' metadata): a bound on
+// H.
+func (s *PDBSet) MaxH() int { return s.maxH }
 
 // Groups returns the tiles of each group (fresh slices, increasing order).
 func (s *PDBSet) Groups() [][]uint8 {

@@ -1,4 +1,4 @@
-package tables_test
+package solver
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/pipeline"
-	"github.com/tablesmith/tablesmith/tables"
 	"github.com/tablesmith/tablesmith/values"
 )
 
@@ -17,7 +16,8 @@ import (
 // widened on the way, and loading workers take runs of 3; TestCopyPackedInPlace covers
 // files decoded straight into place over many blocks.
 func TestPDBCopyMatchesRepack(t *testing.T) {
-	defer tables.SetRunBlocks(tables.SetRunBlocks(3))
+	defer func(old int) { pdbRunBlocks = old }(pdbRunBlocks)
+	pdbRunBlocks = 3
 	specs := []pipeline.PDBSpec{
 		{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}},
 		{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, Encoding: values.EncodingPDBValue},
@@ -26,36 +26,36 @@ func TestPDBCopyMatchesRepack(t *testing.T) {
 		{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 4, Groups: [][]uint8{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11}}}},
 		{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 4, Groups: [][]uint8{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11}}}, Encoding: values.EncodingPDBValue},
 	}
-	before, beforeInPlace := tables.PackedCopies(), tables.InPlaceCopies()
+	before, beforeInPlace := packedCopies.Load(), inPlaceCopies.Load()
 	for _, spec := range specs {
 		dir := t.TempDir()
 		if _, err := pipeline.PDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2}); err != nil {
 			t.Fatal(err)
 		}
-		for _, packing := range []tables.PDBPacking{tables.PackAuto, tables.PackBytes, tables.PackNibbles, tables.PackCrumbs} {
-			opt := tables.PDBOpenOptions{Packing: packing, Workers: 2}
-			fast, err := tables.OpenPDBSetWith(dir, opt)
+		for _, packing := range []PDBPacking{PackAuto, PackBytes, PackNibbles, PackCrumbs} {
+			opt := PDBOpenOptions{Packing: packing, Workers: 2}
+			fast, err := OpenPDBSetWith(dir, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			tables.SetForceRepack(true)
-			slow, err := tables.OpenPDBSetWith(dir, opt)
-			tables.SetForceRepack(false)
+			forceRepack = true
+			slow, err := OpenPDBSetWith(dir, opt)
+			forceRepack = false
 			if err != nil {
 				t.Fatal(err)
 			}
 			for g := range spec.Groups {
-				if !bytes.Equal(tables.PDBData(fast, g), tables.PDBData(slow, g)) {
+				if !bytes.Equal(fast.tabs[g].data, slow.tabs[g].data) {
 					t.Fatalf("%v %s, packing %d, group %d: the copied codes differ from the repacked ones",
 						spec.Groups, spec.Encoding, packing, g)
 				}
 			}
 		}
 	}
-	if n := tables.PackedCopies() - before; n < 4 {
+	if n := packedCopies.Load() - before; n < 4 {
 		t.Fatalf("only %d groups were loaded by copying", n)
 	}
-	if n := tables.InPlaceCopies() - beforeInPlace; n < 4 {
+	if n := inPlaceCopies.Load() - beforeInPlace; n < 4 {
 		t.Fatalf("only %d groups were decoded into place", n)
 	}
 }

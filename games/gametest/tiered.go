@@ -1,0 +1,119 @@
+// Package gametest holds the conformance checks every game passes, whatever its rules: a
+// tiered game's graph of tiers agrees with its moves, its un-moves are exactly the inverse
+// of its moves, and its tier names read back. A game's own tests call them with the game
+// and how many positions of each tier to sample.
+package gametest
+
+import (
+	"flag"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/tablesmith/tablesmith/games"
+)
+
+// CheckTiered checks a tiered game on up to samples positions of every tier (all of them
+// for smaller tiers), chosen by a fixed seed:
+//   - Tiers lists each tier once, TierName and ParseTier read each other back, and
+//     ParseTier refuses nonsense;
+//   - every move of a position leads into a tier TierChildren lists (or ends the game),
+//     to a slot inside that tier;
+//   - every child in a tier of the same unit has the position among its Parents from that
+//     tier, and every parent listed has the position among its children;
+//   - BindTierFlags with no flag chooses every tier.
+func CheckTiered(t *testing.T, g games.TieredGame, samples int) {
+	t.Helper()
+	all := g.Tiers()
+	seen := map[games.Tier]bool{}
+	for _, tier := range all {
+		if seen[tier] {
+			t.Fatalf("%s listed twice", g.TierName(tier))
+		}
+		seen[tier] = true
+		name := g.TierName(tier)
+		back, err := g.ParseTier(name)
+		if err != nil || back != tier {
+			t.Fatalf("tier %s reads back as %v (%v)", name, back, err)
+		}
+		if g.TierSize(tier) == 0 {
+			t.Errorf("tier %s has no slots", name)
+		}
+	}
+	for _, bad := range []string{"", "-", "x", "99999-99999", "1-2-3-4-5-6"} {
+		if tier, err := g.ParseTier(bad); err == nil && !seen[tier] {
+			t.Errorf("ParseTier(%q) = %v, a tier the game does not list", bad, tier)
+		}
+	}
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	chosen := g.BindTierFlags(fs)
+	if err := fs.Parse(nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := chosen(); err != nil || !slices.Equal(got, all) {
+		t.Errorf("no flag chooses %d tiers (%v), want all %d", len(got), err, len(all))
+	}
+
+	rng := rand.New(rand.NewPCG(1, 2))
+	w := g.NewTierWorker()
+	var cb, back games.ChildBatch
+	var pb games.ParentBatch
+	for _, tier := range all {
+		children := g.TierChildren(tier)
+		n := g.TierSize(tier)
+		slots := make([]uint64, 0, samples)
+		if n <= uint64(samples) {
+			for s := range n {
+				slots = append(slots, s)
+			}
+		} else {
+			for range samples {
+				slots = append(slots, rng.Uint64N(n))
+			}
+		}
+		for _, s := range slots {
+			w.Children(tier, s, s+1, &cb)
+			if len(cb.Off) != 2 {
+				t.Fatalf("%s slot %d: Children gave %d offsets for one position", g.TierName(tier), s, len(cb.Off))
+			}
+			for _, c := range cb.Pos[cb.Off[0]:cb.Off[1]] {
+				if c.Tier == games.GameOver {
+					continue
+				}
+				if !slices.Contains(children, c.Tier) {
+					t.Fatalf("%s slot %d: a move leads into %s, which TierChildren does not list", g.TierName(tier), s, g.TierName(c.Tier))
+				}
+				if c.Slot >= g.TierSize(c.Tier) {
+					t.Fatalf("%s slot %d: a move leads to slot %d of %s, which has %d", g.TierName(tier), s, c.Slot, g.TierName(c.Tier), g.TierSize(c.Tier))
+				}
+				// Un-moves are asked for only within a unit: where the child's tier
+				// reaches this one back.
+				if !slices.Contains(g.TierChildren(c.Tier), tier) && c.Tier != tier {
+					continue
+				}
+				w.Parents(c.Tier, []uint64{c.Slot}, tier, &pb)
+				if !slices.Contains(pb.Slots[pb.Off[0]:pb.Off[1]], s) {
+					t.Fatalf("%s slot %d moves to %s slot %d, whose parents in %s do not list it", g.TierName(tier), s,
+						g.TierName(c.Tier), c.Slot, g.TierName(tier))
+				}
+			}
+			// Every parent within a tier that reaches this one moves to it.
+			for _, from := range all {
+				if !slices.Contains(g.TierChildren(from), tier) || !slices.Contains(children, from) && from != tier {
+					continue
+				}
+				w.Parents(tier, []uint64{s}, from, &pb)
+				ps := pb.Slots[pb.Off[0]:pb.Off[1]]
+				if len(ps) != len(slices.Compact(slices.Sorted(slices.Values(ps)))) {
+					t.Fatalf("%s slot %d: parents in %s listed more than once: %v", g.TierName(tier), s, g.TierName(from), ps)
+				}
+				for _, p := range ps {
+					w.Children(from, p, p+1, &back)
+					if !slices.Contains(back.Pos[back.Off[0]:back.Off[1]], games.TierPosition{Tier: tier, Slot: s}) {
+						t.Fatalf("%s slot %d lists parent %s slot %d, which has no move to it", g.TierName(tier), s, g.TierName(from), p)
+					}
+				}
+			}
+		}
+	}
+}
