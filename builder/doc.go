@@ -8,8 +8,4 @@
 //   - builder/zeroone: the 0-1 breadth-first search that fills pattern databases;
 //   - builder/retro: retrograde analysis of a unit of a two-player game;
 //   - builder/levellog: the level log, the checkpoint that lets an interrupted BFS resume.
-//
-// retro.go (Retrograde, RetroSpace, ...) is the retrograde engine's first version, kept
-// here until its last callers (the Mühle pipeline and the sector checks) move to
-// builder/retro.
 package builder

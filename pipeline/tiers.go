@@ -286,6 +286,9 @@ func BuildTierUnit(ctx context.Context, g games.TieredGame, dir string, u TierUn
 			ropt.Progress = func(p retro.Progress) { opt.Progress(u.Name, p) }
 		}
 		res, err := retro.Solve(ctx, sp, ropt)
+		if err == nil {
+			err = sp.err()
+		}
 		if err != nil {
 			return false, fmt.Errorf("build: %s %s: %w", g.TierNoun(), u.Name, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/tablesmith/tablesmith/builder/retro"
 	"github.com/tablesmith/tablesmith/games"
@@ -19,21 +20,46 @@ type tierSpace struct {
 	u   TierUnit
 	off []uint64 // off[i]: the first slot of u.Tiers[i]; off[len(u.Tiers)]: the total
 	ex  *tierExits
-	// parents[i] lists the tiers of the unit (by index) with moves into u.Tiers[i].
-	parents [][]int
+	// parents[i] lists the tiers of the unit (by index) with moves into u.Tiers[i], each
+	// once; declared[i] lists the tiers u.Tiers[i] declares as its children.
+	parents  [][]int
+	declared [][]games.Tier
+
+	mu     sync.Mutex
+	failed error // the first move the game did not declare (see summarise)
 }
 
 func newTierSpace(g games.TieredGame, u TierUnit, ex *tierExits) *tierSpace {
 	sp := &tierSpace{g: g, u: u, ex: ex, off: []uint64{0}, parents: make([][]int, len(u.Tiers))}
 	for i, t := range u.Tiers {
 		sp.off = append(sp.off, sp.off[i]+g.TierSize(t))
-		for _, c := range g.TierChildren(t) {
-			if j := slices.Index(u.Tiers, c); j >= 0 {
+		children := g.TierChildren(t)
+		sp.declared = append(sp.declared, children)
+		for _, c := range children {
+			// A game may list a child twice; its parents must still be asked for once, or
+			// every predecessor would be counted twice.
+			if j := slices.Index(u.Tiers, c); j >= 0 && !slices.Contains(sp.parents[j], i) {
 				sp.parents[j] = append(sp.parents[j], i)
 			}
 		}
 	}
 	return sp
+}
+
+// fail records a move the game's tier graph does not allow; the build reports the first.
+func (sp *tierSpace) fail(err error) {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if sp.failed == nil {
+		sp.failed = err
+	}
+}
+
+// err is the first undeclared move met, or nil.
+func (sp *tierSpace) err() error {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	return sp.failed
 }
 
 func (sp *tierSpace) Slots() uint64 { return sp.off[len(sp.off)-1] }
@@ -60,9 +86,11 @@ type tierSpaceWorker struct {
 	local []uint64
 }
 
-// summarise records the children of one position: those in the unit go to succ (each
-// once, as slots of the unit), the others into the exits' summary.
-func (w *tierSpaceWorker) summarise(children []games.TierPosition, succ []uint64) ([]uint64, values.MoveSummary) {
+// summarise records the children of one position of the unit's tier i: those in the unit
+// go to succ (each once, as slots of the unit), the others into the exits' summary. A move
+// into a tier that tier i does not declare, or past the end of a tier, is a fault of the
+// game: it is recorded (the build fails with it) and the move left out.
+func (w *tierSpaceWorker) summarise(i int, children []games.TierPosition, succ []uint64) ([]uint64, values.MoveSummary) {
 	var ex values.MoveSummary
 	start := len(succ)
 	for _, c := range children {
@@ -70,14 +98,25 @@ func (w *tierSpaceWorker) summarise(children []games.TierPosition, succ []uint64
 			ex.Add(values.Loss, 0)
 			continue
 		}
+		if !slices.Contains(w.sp.declared[i], c.Tier) {
+			w.sp.fail(fmt.Errorf("a move of %s %s leads into %s %s, which it does not declare as a child",
+				w.sp.g.TierNoun(), w.sp.g.TierName(w.sp.u.Tiers[i]), w.sp.g.TierNoun(), w.sp.g.TierName(c.Tier)))
+			continue
+		}
 		if j := slices.Index(w.sp.u.Tiers, c.Tier); j >= 0 {
+			if c.Slot >= w.sp.off[j+1]-w.sp.off[j] {
+				w.sp.fail(fmt.Errorf("a move leads to slot %d of %s %s, which has %d", c.Slot, w.sp.g.TierNoun(),
+					w.sp.g.TierName(c.Tier), w.sp.off[j+1]-w.sp.off[j]))
+				continue
+			}
 			succ = append(succ, w.sp.off[j]+c.Slot)
 			continue
 		}
 		codes := w.sp.ex.lookup(c.Tier)
-		if codes == nil || c.Slot >= uint64(len(codes)) {
-			panic(fmt.Sprintf("pipeline: a move of %s %s leads to %s slot %d, outside the tiers it declares",
-				w.sp.g.TierNoun(), w.sp.u.Name, w.sp.g.TierName(c.Tier), c.Slot))
+		if c.Slot >= uint64(len(codes)) {
+			w.sp.fail(fmt.Errorf("a move leads to slot %d of %s %s, which has %d", c.Slot, w.sp.g.TierNoun(),
+				w.sp.g.TierName(c.Tier), len(codes)))
+			continue
 		}
 		ex.AddCode(uint32(codes[c.Slot]))
 	}
@@ -94,7 +133,7 @@ func (w *tierSpaceWorker) Expand(lo, hi uint64, b *retro.Batch) {
 		w.tw.Children(w.sp.u.Tiers[i], lo-w.sp.off[i], end-w.sp.off[i], &w.cb)
 		for p := range int(end - lo) {
 			var ex values.MoveSummary
-			b.Succ, ex = w.summarise(w.cb.Pos[w.cb.Off[p]:w.cb.Off[p+1]], b.Succ)
+			b.Succ, ex = w.summarise(i, w.cb.Pos[w.cb.Off[p]:w.cb.Off[p+1]], b.Succ)
 			b.Exits = append(b.Exits, ex)
 			b.Close()
 		}
@@ -140,7 +179,7 @@ func solveOnePass(ctx context.Context, sp *tierSpace, workers int) ([]uint16, er
 		w.tw.Children(sp.u.Tiers[0], lo, hi, &w.cb)
 		for p := range int(hi - lo) {
 			var ex values.MoveSummary
-			succ, ex = w.summarise(w.cb.Pos[w.cb.Off[p]:w.cb.Off[p+1]], succ[:0])
+			succ, ex = w.summarise(0, w.cb.Pos[w.cb.Off[p]:w.cb.Off[p+1]], succ[:0])
 			if len(succ) > 0 {
 				return fmt.Errorf("slot %d has a move within its own tier, which a one-pass tier must not", lo+uint64(p))
 			}
@@ -152,5 +191,8 @@ func solveOnePass(ctx context.Context, sp *tierSpace, workers int) ([]uint16, er
 		}
 		return nil
 	})
+	if err == nil {
+		err = sp.err()
+	}
 	return codes, err
 }

@@ -207,13 +207,13 @@ type TierSummary struct {
 	// Described holds what the game says of the tier (games.TierDescriber), written into
 	// the summary's JSON object beside the other fields.
 	Described map[string]any `json:"-"`
-	Classes uint64 `json:"classes"`
-	Wins    uint64 `json:"wins"`
-	Losses  uint64 `json:"losses"`
-	Draws   uint64 `json:"draws"`
-	MaxWin  *int   `json:"max_win"`  // null: no win
-	MaxLoss *int   `json:"max_loss"` // null: no loss
-	Bytes   int64  `json:"bytes"`
+	Classes   uint64         `json:"classes"`
+	Wins      uint64         `json:"wins"`
+	Losses    uint64         `json:"losses"`
+	Draws     uint64         `json:"draws"`
+	MaxWin    *int           `json:"max_win"`  // null: no win
+	MaxLoss   *int           `json:"max_loss"` // null: no loss
+	Bytes     int64          `json:"bytes"`
 	// Positions won (lost) per remoteness in plies, as in Info.
 	WinCounts  []uint64 `json:"win_counts,omitempty"`
 	LossCounts []uint64 `json:"loss_counts,omitempty"`

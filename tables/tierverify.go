@@ -3,10 +3,8 @@ package tables
 import (
 	"context"
 	"fmt"
-	"sync"
 	"sync/atomic"
 
-	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/internal/parallel"
 	"github.com/tablesmith/tablesmith/internal/sysmem"
@@ -101,7 +99,7 @@ func (s *Set) loadTierCodes(ctx context.Context, tiers []games.Tier, opt VerifyO
 	codes := make(map[games.Tier][]uint16, len(tiers))
 	for _, t := range tiers {
 		tab := s.tiers.byTier[t]
-		c, err := loadCodes16(ctx, tab, opt)
+		c, err := loadCodes[uint16](ctx, tab, max(opt.Workers, 1), nil)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", tab.File(), err)
 		}
@@ -110,36 +108,13 @@ func (s *Set) loadTierCodes(ctx context.Context, tiers []games.Tier, opt VerifyO
 	return codes, nil
 }
 
-// loadCodes16 reads every code of t into memory.
-func loadCodes16(ctx context.Context, t *Table, opt VerifyOptions) ([]uint16, error) {
-	n := t.meta.Slots
-	out := make([]uint16, n)
-	spb := uint64(max(t.r.SlotsPerBlock(), 1))
-	chunk := spb * max(1, (1<<20)/spb)
-	err := parallel.For(ctx, max(opt.Workers, 1), n, chunk, func(lo, hi uint64) error {
-		buf := make([]uint32, hi-lo)
-		if err := t.r.Codes(buf, lo); err != nil {
-			return err
-		}
-		for i, c := range buf {
-			if c > 0xFFFF {
-				return fmt.Errorf("slot %d: code %d: %w", lo+uint64(i), c, format.ErrCorrupt)
-			}
-			out[lo+uint64(i)] = uint16(c)
-		}
-		return nil
-	})
-	return out, err
-}
-
 // checkForward recomputes every value of tier t from its children's codes.
 func (s *Set) checkForward(ctx context.Context, t games.Tier, codes map[games.Tier][]uint16, opt VerifyOptions) error {
 	g := s.tiers.g
 	tab := s.tiers.byTier[t]
 	own := codes[t]
 	n := tab.meta.Slots
-	var mu sync.Mutex
-	first, firstMsg := n, ""
+	first := newFirstFailure(n)
 	var checked atomic.Uint64
 	wdl := tab.wdl
 	type state struct {
@@ -148,10 +123,7 @@ func (s *Set) checkForward(ctx context.Context, t games.Tier, codes map[games.Ti
 	}
 	newState := func() *state { return &state{tw: g.NewTierWorker()} }
 	err := parallel.ForEach(ctx, max(opt.Workers, 1), n, 1<<12, newState, func(st *state, lo, hi uint64) error {
-		mu.Lock()
-		skip := lo > first
-		mu.Unlock()
-		if skip {
+		if first.before(lo) {
 			return nil
 		}
 		st.tw.Children(t, lo, hi, &st.cb)
@@ -180,11 +152,7 @@ func (s *Set) checkForward(ctx context.Context, t games.Tier, codes map[games.Ti
 				msg = fmt.Sprintf("stored %v in %d, its moves make it %v in %d", got, gr, exp, er)
 			}
 			if msg != "" {
-				mu.Lock()
-				if slot < first {
-					first, firstMsg = slot, msg
-				}
-				mu.Unlock()
+				first.record(slot, msg)
 				break
 			}
 		}
@@ -196,9 +164,5 @@ func (s *Set) checkForward(ctx context.Context, t games.Tier, codes map[games.Ti
 	if err != nil {
 		return err
 	}
-	if first < n {
-		state, _ := tab.dom.StateOf(first)
-		return fmt.Errorf("the values are inconsistent at slot %d (position %s): %s: %w", first, state, firstMsg, format.ErrCorrupt)
-	}
-	return nil
+	return first.err(tab, "position")
 }

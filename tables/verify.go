@@ -101,48 +101,24 @@ func checkValues(ctx context.Context, t *Table, opt VerifyOptions, stage func(st
 func checkCodes[T uint8 | uint16 | uint32](ctx context.Context, t *Table, opt VerifyOptions,
 	stage func(string) func(uint64, uint64), newChecker func() checker) error {
 	n := t.meta.Slots
-	codes := make([]T, n)
-	spb := uint64(max(t.r.SlotsPerBlock(), 1))
-	chunk := spb * max(1, (1<<20)/spb) // whole blocks
-	progress := stage("load")
-	var loaded atomic.Uint64
-	if err := parallel.For(ctx, opt.Workers, n, chunk, func(lo, hi uint64) error {
-		buf := make([]uint32, hi-lo)
-		if err := t.r.Codes(buf, lo); err != nil {
-			return err
-		}
-		for i, c := range buf {
-			codes[lo+uint64(i)] = T(c)
-		}
-		if progress != nil {
-			progress(loaded.Add(hi-lo), n)
-		}
-		return nil
-	}); err != nil {
+	codes, err := loadCodes[T](ctx, t, opt.Workers, stage("load"))
+	if err != nil {
 		return err
 	}
 	code := func(s uint64) uint32 { return uint32(codes[s]) }
-	progress = stage("values")
+	progress := stage("values")
 	var checked atomic.Uint64
-	var mu sync.Mutex
-	first, firstMsg := n, ""
+	first := newFirstFailure(n)
 	checkers := sync.Pool{New: func() any { return newChecker() }}
-	err := parallel.For(ctx, opt.Workers, n, 1<<16, func(lo, hi uint64) error {
-		mu.Lock()
-		skip := lo > first
-		mu.Unlock()
-		if skip {
+	err = parallel.For(ctx, opt.Workers, n, 1<<16, func(lo, hi uint64) error {
+		if first.before(lo) {
 			return nil
 		}
 		chk := checkers.Get().(checker)
 		defer checkers.Put(chk)
 		for s := lo; s < hi; s++ {
 			if msg := chk(s, code); msg != "" {
-				mu.Lock()
-				if s < first {
-					first, firstMsg = s, msg
-				}
-				mu.Unlock()
+				first.record(s, msg)
 				break
 			}
 		}
@@ -154,11 +130,70 @@ func checkCodes[T uint8 | uint16 | uint32](ctx context.Context, t *Table, opt Ve
 	if err != nil {
 		return err
 	}
-	if first < n {
-		state, _ := t.dom.StateOf(first)
-		return fmt.Errorf("the values are inconsistent at slot %d (state %s): %s: %w", first, state, firstMsg, format.ErrCorrupt)
+	return first.err(t, "state")
+}
+
+// loadCodes reads every code of t into memory, a block-aligned chunk per worker at a
+// time, refusing a code that does not fit T.
+func loadCodes[T uint8 | uint16 | uint32](ctx context.Context, t *Table, workers int, progress func(done, total uint64)) ([]T, error) {
+	n := t.meta.Slots
+	codes := make([]T, n)
+	spb := uint64(max(t.r.SlotsPerBlock(), 1))
+	chunk := spb * max(1, (1<<20)/spb) // whole blocks
+	var loaded atomic.Uint64
+	err := parallel.For(ctx, workers, n, chunk, func(lo, hi uint64) error {
+		buf := make([]uint32, hi-lo)
+		if err := t.r.Codes(buf, lo); err != nil {
+			return err
+		}
+		for i, c := range buf {
+			if uint32(T(c)) != c {
+				return fmt.Errorf("slot %d: code %d: %w", lo+uint64(i), c, format.ErrCorrupt)
+			}
+			codes[lo+uint64(i)] = T(c)
+		}
+		if progress != nil {
+			progress(loaded.Add(hi-lo), n)
+		}
+		return nil
+	})
+	return codes, err
+}
+
+// firstFailure keeps the lowest slot at which a check running in parallel chunks failed,
+// so that the report names the first inconsistent state whatever order the workers ran
+// in, and chunks after it are skipped.
+type firstFailure struct {
+	mu   sync.Mutex
+	slot uint64 // n: none yet
+	msg  string
+}
+
+func newFirstFailure(n uint64) *firstFailure { return &firstFailure{slot: n} }
+
+// before reports whether a failure below slot lo is known (its chunk need not be checked).
+func (f *firstFailure) before(lo uint64) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return lo > f.slot
+}
+
+// record notes a failure at slot.
+func (f *firstFailure) record(slot uint64, msg string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if slot < f.slot {
+		f.slot, f.msg = slot, msg
 	}
-	return nil
+}
+
+// err reports the first failure of table t, naming its state or position (noun), or nil.
+func (f *firstFailure) err(t *Table, noun string) error {
+	if f.slot >= t.meta.Slots {
+		return nil
+	}
+	state, _ := t.dom.StateOf(f.slot)
+	return fmt.Errorf("the values are inconsistent at slot %d (%s %s): %s: %w", f.slot, noun, state, f.msg, format.ErrCorrupt)
 }
 
 // newRemotenessChecker checks a puzzle's remoteness against its neighbours'.

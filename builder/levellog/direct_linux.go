@@ -19,10 +19,13 @@ func openDirect(f *os.File) (*os.File, error) {
 	if !st.Mode().IsRegular() {
 		return nil, errors.New("not a regular file")
 	}
-	d, err := os.OpenFile(fmt.Sprintf("/proc/self/fd/%d", f.Fd()), os.O_WRONLY|syscall.O_DIRECT, 0)
+	fd, err := syscall.Open(fmt.Sprintf("/proc/self/fd/%d", f.Fd()), syscall.O_WRONLY|syscall.O_DIRECT|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, err
+		return nil, &os.PathError{Op: "open", Path: f.Name(), Err: err}
 	}
+	// Named after f, so that a failed write (a full disk) names the checkpoint, not the
+	// descriptor's path under /proc.
+	d := os.NewFile(uintptr(fd), f.Name())
 	if dst, err := d.Stat(); err != nil || !os.SameFile(st, dst) {
 		d.Close()
 		return nil, errors.New("the reopened descriptor is another file")

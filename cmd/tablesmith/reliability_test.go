@@ -337,6 +337,25 @@ func TestDiskFullNamesTheFile(t *testing.T) {
 	}
 }
 
+// TestDiskFullNamesTheCheckpoint: a checkpoint that cannot be written names itself (not
+// the /proc path of the descriptor it is written through), and the build says how to go
+// on.
+func TestDiskFullNamesTheCheckpoint(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	bin := tablesmithBinary(t)
+	out := filepath.Join(t.TempDir(), "eight.tsm")
+	cmd := exec.Command("bash", "-c", `ulimit -f 32 && exec "$0" build eight --workers 2 --checkpoint always -o "$1"`, bin, out)
+	b, err := cmd.CombinedOutput()
+	msg := string(b)
+	if err == nil || cmd.ProcessState.ExitCode() != exitFail || !strings.Contains(msg, "write "+out+".ckpt: file too large") ||
+		strings.Contains(msg, "/proc/") || !strings.Contains(msg, "--resume") {
+		t.Fatalf("%v: %q; want exit 1 naming %s.ckpt", err, msg, out)
+	}
+}
+
 // TestUsageTexts: build pdb -h names --group's argument K (a backquoted word in a flag's
 // usage is its argument name), and no usage line repeats the command's last word.
 func TestUsageTexts(t *testing.T) {

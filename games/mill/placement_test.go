@@ -81,7 +81,7 @@ func TestPlacementSpace(t *testing.T) {
 	g := mill.Game{}
 	for _, c := range []struct {
 		w, b, wh, bh int
-		toMove      string
+		toMove       string
 	}{{0, 0, 9, 9, "W"}, {0, 1, 9, 8, "B"}, {2, 2, 7, 7, "W"}, {3, 1, 5, 5, "W"}, {4, 3, 1, 0, "B"}} {
 		sp, err := mill.NewSectorSpace(c.w, c.b, c.wh, c.bh)
 		if err != nil {

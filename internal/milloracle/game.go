@@ -3,6 +3,7 @@ package milloracle
 import (
 	"fmt"
 	"math/bits"
+	"runtime"
 	"time"
 )
 
@@ -231,9 +232,9 @@ func (g *Game) solvePly(k int, logf func(string, ...any)) {
 	n := g.n
 	wtm := k%2 == 0
 	wh, bh := hands(n, k)
-	var buf []succ
-	covered := 0
-	var st Stats
+	workers := runtime.GOMAXPROCS(0)
+	bufs := make([][]succ, workers)
+	sts := make([]Stats, workers) // per goroutine; Positions counts the positions solved
 	for w := 0; w <= n-wh; w++ {
 		for b := 0; b <= n-bh; b++ {
 			if mover, opp := moverTotals(w, b, wh, bh, wtm); mover < 3 || opp < 3 {
@@ -241,13 +242,15 @@ func (g *Game) solvePly(k int, logf func(string, ...any)) {
 			}
 			t := make([]byte, binom[NumPoints][w]*binom[NumPoints][b])
 			g.place[k][w][b] = t
-			forEachPosition(w, b, func(white, black uint32) {
-				covered++
+			// Each position writes its own byte and reads only ply k+1.
+			forEachPositionParallel(w, b, workers, func(i int, white, black uint32) {
+				buf := bufs[i]
 				if wtm {
 					buf = placements(white, black, buf)
 				} else {
 					buf = placements(black, white, buf)
 				}
+				bufs[i] = buf
 				minLoss, maxWin, wins := -1, -1, 0
 				for _, s := range buf {
 					nw, nb := colours(s, wtm)
@@ -269,10 +272,20 @@ func (g *Game) solvePly(k int, logf func(string, ...any)) {
 					c = lossCode(1 + maxWin)
 				}
 				t[placeSlot(white, black)] = c
-				st.add(decode(c))
+				sts[i].add(decode(c))
 			})
 		}
 	}
+	var st Stats
+	for _, s := range sts {
+		st.Positions += s.Positions
+		st.Wins += s.Wins
+		st.Losses += s.Losses
+		st.Draws += s.Draws
+		st.MaxWin = max(st.MaxWin, s.MaxWin)
+		st.MaxLoss = max(st.MaxLoss, s.MaxLoss)
+	}
+	covered := st.Positions
 	g.levels[k] = LevelInfo{Ply: k, WhiteHand: wh, BlackHand: bh, Covered: covered, Elapsed: time.Since(start)}
 	logf("game %d ply %d (hands %d-%d): %d positions, %d wins, %d losses, %d draws, max win %d, max loss %d, in %v",
 		n, k, wh, bh, covered, st.Wins, st.Losses, st.Draws, st.MaxWin, st.MaxLoss, time.Since(start).Round(time.Millisecond))

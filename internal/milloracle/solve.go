@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -188,6 +191,70 @@ func (r *Result) Value(white, black uint32, whiteToMove bool) (value Value, remo
 	return v, rem
 }
 
+// decidePass calls decide for every undecided position of the table t (w
+// white and b black stones, both sides to move) with a successor buffer of
+// its own to use and return, and stores the codes it returns once the whole
+// pass is over; it returns the number of positions decided. The pass is split
+// by white mask among GOMAXPROCS goroutines, which only read the tables:
+// what a round decides never counts in the same round (see solveTable), so
+// storing at the end gives what storing in place would.
+func decidePass(w, b int, t []byte, decide func(white, black uint32, wtm bool, buf []succ) ([]succ, byte)) int {
+	type decision struct {
+		slot int
+		code byte
+	}
+	found := make([][]decision, runtime.GOMAXPROCS(0))
+	bufs := make([][]succ, len(found))
+	forEachPositionParallel(w, b, len(found), func(i int, white, black uint32) {
+		for _, wtm := range [2]bool{true, false} {
+			s := slot(white, black, wtm)
+			if t[s] != undecided {
+				continue
+			}
+			var code byte
+			if bufs[i], code = decide(white, black, wtm, bufs[i]); code != undecided {
+				found[i] = append(found[i], decision{s, code})
+			}
+		}
+	})
+	n := 0
+	for _, ds := range found {
+		for _, d := range ds {
+			t[d.slot] = d.code
+		}
+		n += len(ds)
+	}
+	return n
+}
+
+// forEachPositionParallel calls fn for every position with w white and b
+// black stones (white and black disjoint) on workers goroutines, which take
+// the white masks a few at a time; fn's first argument numbers the goroutine
+// (0..workers-1). It returns when every call has returned.
+func forEachPositionParallel(w, b, workers int, fn func(worker int, white, black uint32)) {
+	const chunk = 16 // white masks taken at a time
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for i := range workers {
+		wg.Go(func() {
+			for {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= len(masksOf[w]) {
+					return
+				}
+				for _, white := range masksOf[w][lo:min(lo+chunk, len(masksOf[w]))] {
+					for _, black := range masksOf[b] {
+						if white&black == 0 {
+							fn(i, white, black)
+						}
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
 // forEachPosition calls fn for every position with w white and b black stones
 // (white and black disjoint), in slot order.
 func forEachPosition(w, b int, fn func(white, black uint32)) {
@@ -234,8 +301,9 @@ func colours(s succ, whiteToMove bool) (white, black uint32) {
 // than r-1 (else it would be a win already) and not every successor was a
 // win in less than r-1 (else it would be a loss already), so these are the
 // fastest win and the slowest loss. Decisions made during round r carry
-// remoteness r and so never count in the same round: writing them in place
-// gives the same result as a separate pass.
+// remoteness r and so never count in the same round: storing them when the
+// round is over (decidePass, which splits a round among goroutines) gives the
+// same result as writing them in place.
 //
 // Parity: losses have even remoteness and wins odd (a terminal loss has 0, a
 // win is one more than a loss, a loss one more than the largest of wins). So
@@ -266,17 +334,14 @@ func (r *Result) solveTable(w, b int, lower *[maxRemoteness + 1]bool, logf func(
 			maxLower = k
 		}
 	}
-	var buf []succ
 	// here[k] counts the positions of this table decided with remoteness k.
 	var here [maxRemoteness + 1]int
 	// Round 0.
-	forEachPosition(w, b, func(white, black uint32) {
-		for _, wtm := range [2]bool{true, false} {
-			if buf = successorsOf(white, black, wtm, buf); len(buf) == 0 {
-				t[slot(white, black, wtm)] = lossCode(0)
-				here[0]++
-			}
+	here[0] = decidePass(w, b, t, func(white, black uint32, wtm bool, buf []succ) ([]succ, byte) {
+		if buf = successorsOf(white, black, wtm, buf); len(buf) == 0 {
+			return buf, lossCode(0)
 		}
+		return buf, undecided
 	})
 	logf("table %d-%d round 0: %d losses", w, b, here[0])
 	round := 1
@@ -286,26 +351,19 @@ func (r *Result) solveTable(w, b int, lower *[maxRemoteness + 1]bool, logf func(
 		}
 		inTable, inLower := here[round-1] > 0, lower[round-1]
 		if inTable || inLower {
-			forEachPosition(w, b, func(white, black uint32) {
-				for _, wtm := range [2]bool{true, false} {
-					s := slot(white, black, wtm)
-					if t[s] != undecided {
-						continue
-					}
-					buf = successorsOf(white, black, wtm, buf)
-					oppStones := w // the opponent's stones before the move
-					if wtm {
-						oppStones = b
-					}
-					if round%2 == 1 && r.someLossIn(buf, wtm, oppStones, round-1, inTable, inLower) {
-						t[s] = winCode(round)
-						here[round]++
-					}
-					if round%2 == 0 && r.allWinsWithin(buf, wtm, round-1) {
-						t[s] = lossCode(round)
-						here[round]++
-					}
+			here[round] = decidePass(w, b, t, func(white, black uint32, wtm bool, buf []succ) ([]succ, byte) {
+				buf = successorsOf(white, black, wtm, buf)
+				oppStones := w // the opponent's stones before the move
+				if wtm {
+					oppStones = b
 				}
+				if round%2 == 1 && r.someLossIn(buf, wtm, oppStones, round-1, inTable, inLower) {
+					return buf, winCode(round)
+				}
+				if round%2 == 0 && r.allWinsWithin(buf, wtm, round-1) {
+					return buf, lossCode(round)
+				}
+				return buf, undecided
 			})
 		}
 		kind := "wins"

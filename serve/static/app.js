@@ -159,58 +159,87 @@ const millLines = [[1, 3], [3, 5], [5, 7], [7, 1], [9, 11], [11, 13], [13, 15], 
 const millName = {W: 'White', B: 'Black'}, millOther = {W: 'B', B: 'W'};
 
 const mill = {
-  // parse reads "24 × W/B/. + space + W|B": the board (points 1..24 at 0..23) and the side to move.
+  // parse reads "24 × W/B/. + space + W|B", then the stones in hand "W:n B:m" (omitted in
+  // the moving phase): the board (points 1..24 at 0..23), the side to move and the hands.
   parse(s) {
-    const [board = '', side = ''] = s.trim().split(/\s+/);
-    return {board: [...board], side, count: (c) => [...board].filter((x) => x === c).length};
+    const [board = '', side = '', ...rest] = s.trim().split(/\s+/), b = [...board], hand = {W: 0, B: 0};
+    for (const f of rest) {
+      const m = /^([WB]):(\d+)$/.exec(f);
+      if (m) hand[m[1]] = Number(m[2]);
+    }
+    return {board: b, side, hand, count: (c) => b.filter((x) => x === c).length};
   },
-  // parseMove reads "a-b" or "a-bxc".
+  // format writes a parsed position back, the hands only while a side holds stones.
+  format: (pos) => `${pos.board.join('')} ${pos.side}${pos.hand.W || pos.hand.B ? ` W:${pos.hand.W} B:${pos.hand.B}` : ''}`,
+  // parseMove reads "a-b", "a-bxc" (moving phase) or "a", "axc" (a placement: from null).
   parseMove(mv) {
-    const m = /^(\d+)-(\d+)(?:x(\d+))?$/.exec(mv);
-    return {from: Number(m[1]), to: Number(m[2]), remove: m[3] ? Number(m[3]) : null};
+    const m = /^(?:(\d+)-)?(\d+)(?:x(\d+))?$/.exec(mv);
+    return {from: m[1] ? Number(m[1]) : null, to: Number(m[2]), remove: m[3] ? Number(m[3]) : null};
   },
-  // The default position: White to move in the set's first sector (3-3: the README's
-  // example, a win in 1), else stones from point 1 (White) and point 24 down (Black).
+  // apply returns the position after a move.
+  apply(state, move) {
+    const pos = mill.parse(state), mv = mill.parseMove(move), side = pos.side;
+    if (mv.from === null) pos.hand[side]--;
+    else pos.board[mv.from - 1] = '.';
+    pos.board[mv.to - 1] = side;
+    if (mv.remove) pos.board[mv.remove - 1] = '.';
+    pos.side = millOther[side];
+    return mill.format(pos);
+  },
+  // starts lists the stones a side of the set's whole games begins with: its empty-board
+  // sectors 0-0-n-n, fewest first.
+  starts: (p) => (p.sectors ?? []).map((name) => /^0-0-(\d+)-(\d+)$/.exec(name)).filter((m) => m && m[1] === m[2])
+    .map((m) => Number(m[1])).sort((a, b) => a - b),
+  start: (n) => `${'.'.repeat(24)} W W:${n} B:${n}`,
+  // The default position: the empty board of the largest whole game the set holds; else
+  // White to move in the set's first sector (3-3: the README's example, a win in 1), else
+  // stones from point 1 (White) and point 24 down (Black).
   goal(p) {
+    const starts = mill.starts(p);
+    if (starts.length) return mill.start(starts[starts.length - 1]);
     const [w, b] = (p.sectors?.[0] ?? `${p.w}-${p.b}`).split('-').map(Number);
     if (w === 3 && b === 3) return 'W.W.....B.B..W......B... W';
     return `${'W'.repeat(w)}${'.'.repeat(24 - w - b)}${'B'.repeat(b)} W`;
   },
   describe: (from, m) => m.move,
-  // A move that leaves the opponent 2 stones ends the game: the API gives it no state;
-  // the page shows the board after it.
-  next(state, m) {
-    if (m.state) return m.state;
-    const pos = mill.parse(state), mv = mill.parseMove(m.move);
-    pos.board[mv.to - 1] = pos.board[mv.from - 1];
-    pos.board[mv.from - 1] = '.';
-    if (mv.remove) pos.board[mv.remove - 1] = '.';
-    return `${pos.board.join('')} ${millOther[pos.side]}`;
-  },
+  // A move that leaves the opponent 2 stones (on the board and in hand) ends the game: the
+  // API gives it no state; the page shows the board after it.
+  next: (state, m) => m.state ?? mill.apply(state, m.move),
   over(state) {
     const pos = mill.parse(state);
     if (pos.board.length !== 24 || !millName[pos.side]) return null;
+    const left = (c) => pos.count(c) + pos.hand[c];
     for (const c of ['W', 'B']) {
-      if (pos.count(c) === 2 && pos.count(millOther[c]) >= 3) return `${millName[c]} has 2 stones left: ${millName[millOther[c]]} wins`;
+      if (left(c) < 3 && left(millOther[c]) >= 3) return `${millName[c]} has ${left(c)} stones left: ${millName[millOther[c]]} wins`;
     }
     return null;
   },
-  // The sector: stones of the side to move, then of the opponent.
+  // The sector: stones of the side to move, then of the opponent; in the placement phase
+  // then their stones in hand.
   chartKey(state) {
-    const pos = mill.parse(state);
-    return `${pos.count(pos.side)}-${pos.count(millOther[pos.side])}`;
+    const pos = mill.parse(state), me = pos.side, you = millOther[me];
+    const hands = pos.hand.W || pos.hand.B ? `-${pos.hand[me]}-${pos.hand[you]}` : '';
+    return `${pos.count(me)}-${pos.count(you)}${hands}`;
   },
-  // The board as it looks, the stones, every legal move an arrow coloured by its value
-  // (the best solid, the others faint, or left out when there are many) with a cross on
-  // the stone a capture removes. Click a stone, then its target, then (when a capture
-  // has a choice) the stone to remove. A move hovered in the list is shown alone.
+  // The board as it looks, the stones, the stones in hand beside it, and every legal move
+  // coloured by its value: in the placement phase a ring on each empty point (the best
+  // solid, the others faint) with its value, in the moving phase an arrow (the best solid,
+  // the others faint, or left out when there are many), and a cross on the stone a capture
+  // removes. Click an empty point to place; click a stone, then its target, to move; then
+  // (when a capture has a choice) the stone to remove. A move hovered in the list is shown
+  // alone.
   draw(view) {
     const state = view.result.state, pos = mill.parse(state), U = 64, M = 30, S = 6 * U + 2 * M;
     const xy = (p) => millXY[p - 1].map((g) => M + g * U);
     const moves = view.moves.map((m) => ({...m, ...mill.parseMove(m.move)}));
+    const placing = moves.length ? moves[0].from === null : pos.hand[pos.side] > 0;
     const short = (m) => ({better: `+${m.remoteness + 1}`, worse: `−${m.remoteness + 1}`, same: '='})[m.cls] ?? '';
+    const colour = (c) => (c === 'W' ? 'white' : 'black');
+    const blocked = !view.over && view.result.value === 'loss' && view.result.remoteness === 0 && !moves.length;
     const wrap = el('div', {class: 'mill'});
-    let from = null, to = null; // the selection: a stone, then its target when a capture has a choice
+    // The selection: a stone to move (never in the placement phase), then its target (the
+    // point placed on) when a capture there has a choice.
+    let from = null, to = null;
     const click = (p) => {
       if (to !== null) { // the stone to remove
         const m = moves.find((mv) => mv.from === from && mv.to === to && mv.remove === p);
@@ -218,17 +247,25 @@ const mill = {
         from = to = null;
         return render();
       }
-      if (from !== null && p !== from) {
+      if (placing || (from !== null && p !== from)) {
         const ms = moves.filter((mv) => mv.from === from && mv.to === p);
         if (ms.length === 1) return view.play(ms[0].next);
         if (ms.length > 1) {
           to = p;
           return render();
         }
+        if (placing) return render();
       }
       from = p !== from && moves.some((mv) => mv.from === p) ? p : null;
       render();
     };
+    // hand shows the stones a side still holds, a row beside the board (White's above it,
+    // Black's below), the side to move's outlined.
+    const hand = (c) => el('div', {class: `hand${c === pos.side && !view.over && !blocked ? ' to-move' : ''}`, 'data-side': c},
+      el('span', {class: 'hand-name'}, millName[c]),
+      el('span', {class: 'hand-stones'}, ...Array.from({length: pos.hand[c]}, () => el('span', {class: `dot ${colour(c)}`}))),
+      el('span', {class: 'hand-count'}, `${pos.hand[c]} in hand`),
+      el('small', {class: 'hand-board'}, `${pos.count(c)} on the board`));
     const render = () => {
       const svg = el('svg:svg', {class: 'mill-board', width: S, height: S, viewBox: `0 0 ${S} ${S}`}, arrowHeads(),
         el('svg:rect', {class: 'wood', x: 2, y: 2, width: S - 4, height: S - 4, rx: 10}));
@@ -240,22 +277,34 @@ const mill = {
         const [x, y] = xy(p), c = pos.board[p - 1];
         svg.append(el('svg:circle', {class: 'mill-point', cx: x, cy: y, r: 5}), el('svg:text', {class: 'mill-num', x: x + 13, y: y - 13}, String(p)));
         if (c === 'W' || c === 'B') {
-          svg.append(el('svg:circle', {class: `stone ${c === 'W' ? 'white' : 'black'}${p === from ? ' selected' : ''}`, 'data-point': p, cx: x, cy: y, r: 18}));
+          svg.append(el('svg:circle', {class: `stone ${colour(c)}${p === from ? ' selected' : ''}`, 'data-point': p, cx: x, cy: y, r: 18}));
         }
       }
-      // The moves of the selection (all without one); a from-to pair's arrow has the
-      // colour of its best move (moves come best first).
+      // The moves of the selection (all without one); a from-to pair has the colour of its
+      // best move (moves come best first).
       const shown = moves.filter((m) => (from === null || m.from === from) && (to === null || m.to === to));
-      const arrows = new Map();
-      for (const m of shown) if (!arrows.has(`${m.from}-${m.to}`)) arrows.set(`${m.from}-${m.to}`, m);
-      const many = from === null && arrows.size > 12;
-      for (const [key, m] of arrows) {
-        const [x1, y1] = xy(m.from), [x2, y2] = xy(m.to), k = 1 - 10 / Math.hypot(x2 - x1, y2 - y1);
-        const look = m.best || from !== null ? '' : many ? ' hidden' : ' faint';
-        svg.append(el('svg:line', {class: `arrow ${m.cls}${m.best ? ' best' : ''}${look}`, 'data-move': key,
-          'marker-end': `url(#head-${m.cls})`, x1, y1, x2: x1 + (x2 - x1) * k, y2: y1 + (y2 - y1) * k,
-          onclick: () => { from = m.from; click(m.to); }}, el('svg:title', {}, `${m.move}: ${valueText(m)}`)));
-        if (from !== null && to === null) svg.append(el('svg:text', {class: `target ${m.cls}`, x: x2, y: y2 + 32, 'text-anchor': 'middle'}, short(m)));
+      const targets = new Map();
+      for (const m of shown) if (!targets.has(`${m.from ?? ''}-${m.to}`)) targets.set(`${m.from ?? ''}-${m.to}`, m);
+      if (placing && to !== null) { // the stone placed, before the capture is chosen
+        const [x, y] = xy(to);
+        svg.append(el('svg:circle', {class: `stone ${colour(pos.side)} ghost`, 'data-point': to, cx: x, cy: y, r: 18}));
+      } else if (placing) { // a ring on every point a stone may be placed on
+        for (const m of targets.values()) {
+          const [x, y] = xy(m.to), key = String(m.to);
+          svg.append(el('svg:circle', {class: `place ${m.cls}${m.best ? ' best' : ' faint'}`, 'data-move': key, cx: x, cy: y, r: 13},
+            el('svg:title', {}, `${m.move}: ${valueText(m)}`)));
+          svg.append(el('svg:text', {class: `target ${m.cls}`, 'data-move': key, x, y: y + 30, 'text-anchor': 'middle'}, short(m)));
+        }
+      } else {
+        const many = from === null && targets.size > 12;
+        for (const m of targets.values()) {
+          const key = `${m.from}-${m.to}`, [x1, y1] = xy(m.from), [x2, y2] = xy(m.to), k = 1 - 10 / Math.hypot(x2 - x1, y2 - y1);
+          const look = m.best || from !== null ? '' : many ? ' hidden' : ' faint';
+          svg.append(el('svg:line', {class: `arrow ${m.cls}${m.best ? ' best' : ''}${look}`, 'data-move': key,
+            'marker-end': `url(#head-${m.cls})`, x1, y1, x2: x1 + (x2 - x1) * k, y2: y1 + (y2 - y1) * k,
+            onclick: () => { from = m.from; click(m.to); }}, el('svg:title', {}, `${m.move}: ${valueText(m)}`)));
+          if (from !== null && to === null) svg.append(el('svg:text', {class: `target ${m.cls}`, x: x2, y: y2 + 32, 'text-anchor': 'middle'}, short(m)));
+        }
       }
       for (const m of shown.filter((mv) => mv.remove)) {
         const [x, y] = xy(m.remove), r = 11;
@@ -267,12 +316,14 @@ const mill = {
         const [x, y] = xy(p);
         svg.append(el('svg:circle', {class: 'mill-hit', 'data-point': p, cx: x, cy: y, r: 24, onclick: () => click(p)}));
       }
-      const flies = (c) => pos.count(c) === 3 ? ' (flies)' : '';
+      const flies = (c) => !pos.hand[c] && pos.count(c) === 3 ? ' (flies)' : '';
+      const side = millName[pos.side], hint = to !== null ? 'Click the stone to remove.'
+        : placing ? 'Click an empty point to place a stone.' : from !== null ? `Click where ${from} goes.` : 'Click a stone, then where it goes.';
       const caption = view.over ? el('p', {class: 'mill-caption game-over'}, `Game over — ${view.over}.`)
-        : el('p', {class: 'mill-caption'}, el('span', {class: `dot ${pos.side === 'W' ? 'white' : 'black'}`}), ` ${millName[pos.side]} to move. `,
-          el('small', {}, `White ${pos.count('W')}${flies('W')}, Black ${pos.count('B')}${flies('B')} stones. `,
-            to !== null ? 'Click the stone to remove.' : from !== null ? `Click where ${from} goes.` : 'Click a stone, then where it goes.'));
-      wrap.replaceChildren(svg, caption);
+        : blocked ? el('p', {class: 'mill-caption game-over'}, `Game over — ${side} cannot move: ${millName[millOther[pos.side]]} wins.`)
+          : el('p', {class: 'mill-caption'}, el('span', {class: `dot ${colour(pos.side)}`}), ` ${side} to ${placing ? 'place' : 'move'}. `,
+            el('small', {}, `White ${pos.count('W')}${flies('W')}, Black ${pos.count('B')}${flies('B')} stones on the board. `, hint));
+      wrap.replaceChildren(el('div', {class: 'mill-hands', style: `max-width: ${S}px`}, hand('W'), svg, hand('B')), caption);
     };
     // Hovering a move in the list shows it alone (classes only: the board's nodes stay,
     // so that a click in progress keeps its target).
@@ -306,6 +357,12 @@ function linkTo(name, state) {
   return '#' + q.toString();
 }
 function play(state) { location.hash = linkTo(current.name, state); }
+// navigate shows state even when the URL names it already.
+function navigate(state) {
+  const h = linkTo(current.name, state);
+  if (location.hash === h) route().catch((e) => showError(String(e)));
+  else location.hash = h;
+}
 
 function showError(msg) {
   const e = $('#error');
@@ -325,9 +382,10 @@ async function showTable(t) {
   $('#table-title').textContent = `${t.name} — ${t.game} (${t.kind}${t.set ? ' set' : ''})`;
   const i = t.info, rows = [['game', `${t.game} ${JSON.stringify(t.params)}`]];
   const n = (x) => x.toLocaleString(), longest = (k) => (k >= 0 ? ` (longest ${k})` : '');
-  if (t.set && i.sectors) {
-    rows.push(['set', `${i.dir} (${i.format})`], ['sectors', i.sectors.map((x) => `${x.sector}: ${n(x.classes)} positions — ` +
-      `${n(x.wins)} wins${longest(x.max_win)}, ${n(x.losses)} losses${longest(x.max_loss)}, ${n(x.draws)} draws`).join('\n')],
+  const tiers = i.tiers ?? i.sectors;
+  if (t.set && tiers) {
+    rows.push(['set', `${i.dir} (${i.format ?? i.kind})`], [`${i.tier_noun ?? 'sector'}s`, tiers.map((x) => `${x.name ?? x.sector}: ${n(x.classes)} positions — ` +
+      `${n(x.wins)} wins${longest(x.max_win ?? -1)}, ${n(x.losses)} losses${longest(x.max_loss ?? -1)}, ${n(x.draws)} draws`).join('\n')],
     ['size', `${n(i.bytes)} bytes`]);
   } else if (t.set) {
     rows.push(['set', `${i.dir} (${i.format})`], ['members', i.members.map((m) => `${m.file}: ${JSON.stringify(m.params)}`).join('\n')],
@@ -399,6 +457,7 @@ async function showState(state) {
     showError(r.error);
     return;
   }
+  const how = record(state);
   showError('');
   const v = verdict(r), moves = r.moves ?? [];
   $('#value-label').textContent = v.label;
@@ -413,6 +472,113 @@ async function showState(state) {
       onmouseenter: () => view.hover?.(m, true), onmouseleave: () => view.hover?.(m, false)},
     rend.describe(r.state, m, current.params), el('span', {class: 'val'}, String(valueText(m)))))));
   markChart(over ? {} : r, current.set ? rend.chartKey?.(state) : undefined);
+  shown = {state, moves: view.moves, over: over || !moves.length};
+  if (game) game.results[game.cursor] = r;
+  drawGame(rend);
+  // The computer answers a move of the player's when asked to.
+  if (how === 'player' && $('#auto').checked && !shown.over) {
+    setTimeout(() => { if (location.hash === hash && shown?.state === state) computerMove(); }, 300);
+  }
+}
+
+// ---- the game record (two-player tables) ----
+// The positions of the game so far, from its start, with the moves between them and each
+// position's probe; cursor is the one shown. A move from the shown position adds a ply (and
+// drops the plies after it); undo, a click on the strip, or the browser's back button moves
+// the cursor; any other position starts a new record.
+
+let game = null, shown = null; // the record; the moves of the position drawn last
+let jump = null, byComputer = null; // the ply undo or the strip asked for; the computer's move's position
+
+// record places state in the game record and says how it got there: 'player' or
+// 'computer' (a move from the position before), 'jump' or 'new'; undefined for a table
+// that is not a two-player game.
+function record(state) {
+  if (current.kind !== 'two-player') {
+    game = null;
+    return undefined;
+  }
+  const cpu = byComputer === state, want = jump;
+  byComputer = jump = null;
+  if (game?.table === current.name) {
+    const at = game.states[want] === state ? want : [game.cursor, game.cursor + 1].find((i) => game.states[i] === state);
+    if (at !== undefined) {
+      game.cursor = at;
+      return 'jump';
+    }
+    const m = shown?.state === game.states[game.cursor] ? shown.moves.find((mv) => mv.next === state) : undefined;
+    if (m) {
+      for (const list of [game.states, game.moves, game.results, game.by]) list.length = game.cursor + 1;
+      game.states.push(state);
+      game.moves.push(m.move);
+      game.results.push(null);
+      game.by.push(cpu ? 'computer' : 'player');
+      game.cursor++;
+      return cpu ? 'computer' : 'player';
+    }
+    const seen = game.states.lastIndexOf(state);
+    if (seen >= 0) {
+      game.cursor = seen;
+      return 'jump';
+    }
+  }
+  game = {table: current.name, states: [state], moves: [null], results: [null], by: [null], cursor: 0};
+  return 'new';
+}
+
+// computerMove plays the move the server ranks first: the fastest win, the slowest loss,
+// or a drawing move.
+function computerMove() {
+  const m = shown?.moves[0];
+  if (!m) return;
+  byComputer = m.next;
+  play(m.next);
+}
+
+function goTo(ply) {
+  if (!game || !game.states[ply]) return;
+  jump = ply;
+  navigate(game.states[ply]);
+}
+
+// newGame starts a whole game from the empty board, with the stones per side chosen.
+function newGame() {
+  const rend = rendererOf(current), n = Number($('#stones').value);
+  game = null;
+  navigate(rend.start(n));
+}
+
+// plyText is a position's value from the side to move's view, as the strip shows it.
+function plyText(r) {
+  if (!r) return '…';
+  if (r.value === 'draw') return 'draw';
+  return r.value ? `${r.value} ${r.remoteness}` : '';
+}
+
+// drawGame shows the game's controls and its strip: the value after every ply.
+function drawGame(rend) {
+  $('#game').hidden = $('#strip').hidden = !game;
+  if (!game) return;
+  const starts = rend.starts?.(current.params) ?? [];
+  $('#new-game').hidden = !starts.length;
+  const sel = $('#stones');
+  if (sel.dataset.table !== current.name) {
+    sel.dataset.table = current.name;
+    sel.replaceChildren(...starts.map((n) => el('option', {value: n}, `${n} stones`)));
+    sel.value = String(starts[starts.length - 1] ?? '');
+  }
+  sel.hidden = starts.length < 2;
+  $('#undo').disabled = game.cursor === 0;
+  $('#computer-move').disabled = !shown?.moves.length || !!shown.over;
+  const side = (s) => ({W: 'White', B: 'Black'})[s.trim().split(/\s+/)[1]] ?? '';
+  $('#strip').replaceChildren(...game.states.map((s, i) => {
+    const r = game.results[i], cls = r?.value ?? 'unknown';
+    const title = `${i ? `ply ${i}: ${game.moves[i]}${game.by[i] === 'computer' ? ' (computer)' : ''}` : 'start'} — ` +
+      `${side(s)} to move${r ? `: ${plyText(r)}` : ''}`;
+    return el('li', {}, el('button', {class: `ply ${cls}${i === game.cursor ? ' current' : ''}${i > game.cursor ? ' future' : ''}` +
+      `${game.by[i] === 'computer' ? ' computer' : ''}`, 'data-ply': i, title, onclick: () => goTo(i)},
+    el('span', {class: 'ply-move'}, i ? game.moves[i] : 'start'), el('span', {class: 'ply-value'}, plyText(r))));
+  }));
 }
 
 // route shows what the hash names: a table (the first by default) and a state (its goal).
@@ -437,6 +603,9 @@ async function main() {
     play($('#state-input').value.trim());
   });
   window.addEventListener('hashchange', () => route().catch((e) => showError(String(e))));
+  $('#new-game').addEventListener('click', newGame);
+  $('#undo').addEventListener('click', () => goTo(game.cursor - 1));
+  $('#computer-move').addEventListener('click', computerMove);
   await route();
 }
 
