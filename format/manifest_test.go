@@ -30,6 +30,7 @@ func TestParseManifestReal(t *testing.T) {
 		{"tier-set.json", SetTiers, "mill", "3-3", 10},
 		{"legacy-sector-set.json", SetTiers, "mill", "3-3", 10},
 		{"legacy-pdb-set.json", SetPDB, "slide-pdb", "1,2,3,4", 2},
+		{"pdb-set.json", SetPDB, "slide-pdb", "1,2,3,4", 2},
 	} {
 		m, err := ParseManifest(readManifestSeed(t, c.file))
 		if err != nil {
@@ -68,6 +69,19 @@ func TestLegacyPDBMemberParams(t *testing.T) {
 		}
 		if m.Members[i].Build == nil || m.Members[i].Build.Seconds <= 0 {
 			t.Errorf("member %d: build %+v, want its seconds", i+1, m.Members[i].Build)
+		}
+	}
+	// The same set written by this version states the same parameters.
+	now, err := ParseManifest(readManifestSeed(t, "pdb-set.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(now.Params) != string(m.Params) || len(now.Members) != len(m.Members) {
+		t.Errorf("params %s, the upgraded legacy manifest's %s", now.Params, m.Params)
+	}
+	for i := range now.Members {
+		if string(now.Members[i].Params) != string(m.Members[i].Params) || now.Members[i].SHA256 != m.Members[i].SHA256 {
+			t.Errorf("member %d: %s, the upgraded legacy manifest's %s", i+1, now.Members[i].Params, m.Members[i].Params)
 		}
 	}
 	b, _ := json.Marshal(m)
@@ -194,7 +208,7 @@ func TestReadManifestFile(t *testing.T) {
 // FuzzParseManifest: any bytes give a manifest that passes its own checks, or an error;
 // never a panic. A manifest that parses writes and reads back the same.
 func FuzzParseManifest(f *testing.F) {
-	for _, name := range []string{"tier-set.json", "legacy-sector-set.json", "legacy-pdb-set.json"} {
+	for _, name := range []string{"tier-set.json", "legacy-sector-set.json", "legacy-pdb-set.json", "pdb-set.json"} {
 		f.Add(readManifestSeed(f, name))
 	}
 	f.Add([]byte(`{"format":"tablesmith-set","version":1,"kind":"pdb","game":"g","members":[]}`))

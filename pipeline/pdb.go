@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -227,7 +228,7 @@ func recordedGroup(dir, name string, want json.RawMessage) (format.Member, bool)
 	recs = append(recs, readPDBPartial(dir).Members...)
 	sum := ""
 	for _, x := range recs {
-		if x.File != name || x.SHA256 == "" || string(x.Params) != string(want) {
+		if x.File != name || x.SHA256 == "" || !sameJSON(x.Params, want) {
 			continue
 		}
 		if sum == "" {
@@ -243,8 +244,8 @@ func recordedGroup(dir, name string, want json.RawMessage) (format.Member, bool)
 	return format.Member{}, false
 }
 
-// pdbGroupParams are group gi's parameters, as its file's metadata and its member state
-// them.
+// pdbGroupParams are the parameters of the group of tiles of the set spec, as its file's
+// metadata and its member of the manifest state them.
 func pdbGroupParams(spec PDBSpec, tiles []uint8) slide.PDBParams {
 	return slide.PDBParams{Rows: spec.Rows, Cols: spec.Cols, Goal: spec.Goal, Tiles: intsOf(tiles)}
 }
@@ -253,6 +254,13 @@ func pdbGroupParams(spec PDBSpec, tiles []uint8) slide.PDBParams {
 func pdbGroupParamsJSON(spec PDBSpec, tiles []uint8) json.RawMessage {
 	b, _ := json.Marshal(pdbGroupParams(spec, tiles))
 	return b
+}
+
+// sameJSON reports whether a and b are the same JSON but for insignificant space (a
+// record written indented, parameters marshalled compact).
+func sameJSON(a, b []byte) bool {
+	var ca, cb bytes.Buffer
+	return json.Compact(&ca, a) == nil && json.Compact(&cb, b) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())
 }
 
 // recordedGroupInfo reads the numbers of a recorded group's file from its checksummed
@@ -388,7 +396,7 @@ func pdbManifestComplete(dir string, spec PDBSpec) (bool, error) {
 	}
 	for gi, x := range m.Members {
 		tiles := spec.Groups[gi]
-		if x.File != pdbFileName(spec, gi, tiles) || x.SHA256 == "" || string(x.Params) != string(pdbGroupParamsJSON(spec, tiles)) {
+		if x.File != pdbFileName(spec, gi, tiles) || x.SHA256 == "" || !sameJSON(x.Params, pdbGroupParamsJSON(spec, tiles)) {
 			return false, nil
 		}
 		if sum, err := format.FileSHA256(filepath.Join(dir, x.File)); err != nil || sum != x.SHA256 {

@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"context"
+	"flag"
+	"strconv"
 	"testing"
 
 	"github.com/tablesmith/tablesmith/games"
@@ -12,23 +14,17 @@ import (
 // their own, tiers_toy_test.go).
 var millGame = mill.Game{}
 
-// millUpTo lists the sectors with at most n stones on the board.
+// millUpTo lists the moving-phase sectors with at most n stones on the board (as
+// `--max-stones n` chooses them).
 func millUpTo(n int) []games.Tier {
-	var out []games.Tier
-	for _, t := range millGame.Tiers() {
-		var w, b int
-		if name := millGame.TierName(t); name != "" {
-			parseWB(name, &w, &b)
-		}
-		if w+b <= n {
-			out = append(out, t)
-		}
+	fs := flag.NewFlagSet("test", flag.PanicOnError)
+	chosen := millGame.BindTierFlags(fs)
+	fs.Parse([]string{"--max-stones", strconv.Itoa(n)})
+	out, err := chosen()
+	if err != nil {
+		panic(err)
 	}
 	return out
-}
-
-func parseWB(name string, w, b *int) {
-	*w, *b = int(name[0]-'0'), int(name[2]-'0')
 }
 
 // millTiers parses sector names.

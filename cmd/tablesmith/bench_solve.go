@@ -175,7 +175,7 @@ func runBenchKorf(e *env, args []string) error {
 	return nil
 }
 
-// runBenchAStar is `tablesmith bench astar`: the README's 8-puzzle comparison of A*
+// runBenchAStar is `tablesmith bench astar`: the 8-puzzle comparison (benchmarks/RESULTS.md) of A*
 // under each heuristic on the same random instances.
 func runBenchAStar(e *env, args []string) error {
 	fs := newFlags(e, "bench astar", astarArgs)

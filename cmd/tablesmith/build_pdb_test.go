@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,6 +126,66 @@ func TestTileList(t *testing.T) {
 	}{{[]int{1, 2, 3}, "[1-3]"}, {[]int{1, 4, 5, 6, 8}, "[1,4-6,8]"}, {[]int{7}, "[7]"}} {
 		if got := tileList(c.in); got != c.want {
 			t.Errorf("tileList(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestPDBManifestCountsCannotMislead: a pattern-database set's manifest states no count
+// about a group (entries, values, code bits): info reads them from each file's
+// checksummed metadata, so counts added to the manifest by hand change nothing that info
+// reports, and verify still checks the files. What the manifest does state about a group
+// (its parameters, size and SHA-256) is checked: an edit fails verify.
+func TestPDBManifestCountsCannotMislead(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "pdb")
+	if code, _, stderr := runCmd(t, "", "build", "pdb", "--rows", "2", "--cols", "3", "--groups", "1,2,3/4,5", "--workers", "1", "-o", dir); code != 0 {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	_, before, _ := runCmd(t, "", "info", dir)
+	_, beforeJSON, _ := runCmd(t, "", "info", "--json", dir)
+	path := filepath.Join(dir, "manifest.json")
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(f func(member map[string]any)) {
+		t.Helper()
+		var m map[string]any
+		if err := json.Unmarshal(orig, &m); err != nil {
+			t.Fatal(err)
+		}
+		f(m["members"].([]any)[0].(map[string]any))
+		b, _ := json.Marshal(m)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit(func(x map[string]any) {
+		x["max_value"], x["counts"], x["code_bits"], x["entries"] = 99, []int{1, 2, 3}, 7, 12345
+	})
+	if code, stdout, stderr := runCmd(t, "", "verify", dir); code != 0 {
+		t.Fatalf("verify with counts added to the manifest: exit %d: %s%s", code, stdout, stderr)
+	}
+	if _, after, _ := runCmd(t, "", "info", dir); after != before {
+		t.Errorf("info after the edit:\n%s\nbefore:\n%s", after, before)
+	}
+	_, afterJSON, _ := runCmd(t, "", "info", "--json", dir)
+	var a, b struct{ Members []map[string]any }
+	if json.Unmarshal([]byte(afterJSON), &a) != nil || json.Unmarshal([]byte(beforeJSON), &b) != nil ||
+		fmt.Sprint(a.Members) != fmt.Sprint(b.Members) || strings.Contains(afterJSON, "max_value\":99") {
+		t.Errorf("info --json after the edit:\n%s\nbefore:\n%s", afterJSON, beforeJSON)
+	}
+	for _, c := range []struct {
+		name string
+		f    func(x map[string]any)
+	}{
+		{"params", func(x map[string]any) { x["params"].(map[string]any)["tiles"] = []int{1, 2, 4} }},
+		{"bytes", func(x map[string]any) { x["bytes"] = x["bytes"].(float64) + 1 }},
+		{"sha256", func(x map[string]any) { x["sha256"] = strings.Repeat("0", 64) }},
+	} {
+		edit(c.f)
+		if code, stdout, stderr := runCmd(t, "", "verify", dir); code != exitFail {
+			t.Errorf("verify with the member's %s edited: exit %d: %s%s", c.name, code, stdout, stderr)
 		}
 	}
 }

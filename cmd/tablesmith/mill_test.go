@@ -86,7 +86,7 @@ func TestMillQuery(t *testing.T) {
 	if code != exitFail || len(lines) != 7 {
 		t.Fatalf("exit %d, %d lines:\n%s", code, len(lines), out)
 	}
-	for i, want := range []string{`"value":"win"`, "placement phase", "10 stones", "2 stones", "side to move", "not in this set", `"value":"win"`} {
+	for i, want := range []string{`"value":"win"`, "White moves when both hold the same number", "10 stones", "2 stones", "side to move", "not in this set", `"value":"win"`} {
 		if !strings.Contains(lines[i], want) {
 			t.Errorf("line %d %q lacks %q", i+1, lines[i], want)
 		}

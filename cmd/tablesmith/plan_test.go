@@ -242,7 +242,7 @@ func TestPlanUsage(t *testing.T) {
 		{[]string{"plan"}, "mill|pdb|verify"},
 		{[]string{"plan", "chess", "-o", o}, "unknown plan"},
 		{[]string{"plan", "mill", "--max-stones", "8"}, "-o DIR"},
-		{[]string{"plan", "mill", "--max-stones", "8", "--sectors", "3-3", "-o", o}, "not both"},
+		{[]string{"plan", "mill", "--max-stones", "8", "--sectors", "3-3", "-o", o}, "not --max-stones and --sectors"},
 		{[]string{"plan", "mill", "--max-stones", "0", "-o", o}, "want 6 to 18"},
 		{[]string{"build", "mill", "--tier", "3-3", "--max-stones", "8", "-o", o}, "no selection flag"},
 		{[]string{"build", "mill", "--tier", "3-10", "-o", o}, "W-B"},

@@ -10,7 +10,7 @@ import (
 
 // BenchmarkQueryStdin is `tablesmith query [--json] TABLE < states` on a warm 8-puzzle
 // table (lex: every permutation has a slot), 2^16 random permutations per pass;
-// states/s is the figure the README quotes.
+// states/s is the figure benchmarks/RESULTS.md quotes.
 func BenchmarkQueryStdin(b *testing.B) {
 	table := filepath.Join(b.TempDir(), "eight.tsm")
 	var stderr bytes.Buffer

@@ -1,7 +1,7 @@
 // Package benchreport is the report of a benchmark series: what benchmarks/repeat prints
 // after running a command several times, and what benchmarks/benchtable reads back from
-// bench/*.txt to regenerate the README's table. Writer and parser live together so that
-// the one cannot change without the other (TestRoundTrip).
+// benchmarks/raw/*.txt to regenerate the table in benchmarks/RESULTS.md. Writer and parser
+// live together so that the one cannot change without the other (TestRoundTrip).
 //
 // The text form, after the measured command's own output:
 //

@@ -191,6 +191,11 @@ const mill = {
   starts: (p) => (p.sectors ?? []).map((name) => /^0-0-(\d+)-(\d+)$/.exec(name)).filter((m) => m && m[1] === m[2])
     .map((m) => Number(m[1])).sort((a, b) => a - b),
   start: (n) => `${'.'.repeat(24)} W W:${n} B:${n}`,
+  // startOf says the stones a side begins with when state is an empty board, else undefined.
+  startOf: (state) => {
+    const m = /^\.{24} W W:(\d) B:(\d)$/.exec(state.trim());
+    return m && m[1] === m[2] ? Number(m[1]) : undefined;
+  },
   // The default position: the empty board of the largest whole game the set holds; else
   // White to move in the set's first sector (3-3: the README's example, a win in 1), else
   // stones from point 1 (White) and point 24 down (Black).
@@ -568,6 +573,8 @@ function drawGame(rend) {
     sel.value = String(starts[starts.length - 1] ?? '');
   }
   sel.hidden = starts.length < 2;
+  const n = rend.startOf?.(game.states[0]);
+  if (starts.includes(n)) sel.value = String(n);
   $('#undo').disabled = game.cursor === 0;
   $('#computer-move').disabled = !shown?.moves.length || !!shown.over;
   const side = (s) => ({W: 'White', B: 'Black'})[s.trim().split(/\s+/)[1]] ?? '';
@@ -604,6 +611,7 @@ async function main() {
   });
   window.addEventListener('hashchange', () => route().catch((e) => showError(String(e))));
   $('#new-game').addEventListener('click', newGame);
+  $('#stones').addEventListener('change', newGame);
   $('#undo').addEventListener('click', () => goTo(game.cursor - 1));
   $('#computer-move').addEventListener('click', computerMove);
   await route();
