@@ -1,13 +1,13 @@
 // Package milloracle is an independent oracle for the values of Nine Men's
 // Morris (Mühle) positions: endgame positions of the moving phase (Solve), and
 // whole games from the empty board, placement phase included, with n stones a
-// side (SolveGame; 9 in the standard game, 3..5 in the tests). It exists to check the
-// fast solver (games/mill and the builder) and shares nothing with it: it does
-// not import or read games/mill, builder, index or any other package of the
-// project, and it has its own board, adjacency, mills, move generation,
-// position index and board symmetries, all written straight from the rules in
-// DESIGN.md ("Nine Men's Morris (Mühle)"). It trades speed for being plainly
-// right.
+// side (SolveGame; 9 in the standard game, 3 and 4 in the tests). It exists
+// to check the fast solver (games/mill and the builder) and shares nothing
+// with it: it does not import or read games/mill, builder, index or any other
+// package of the project, and it has its own board, adjacency, mills, move
+// generation, position index and board symmetries, all written straight from
+// the rules in DESIGN.md ("Nine Men's Morris (Mühle)"). It trades speed for
+// being plainly right.
 //
 // # Rules
 //
@@ -47,9 +47,10 @@
 // the plies of both phases.
 //
 // The empty board (White to move), as computed here: with 3 stones a side a
-// win for White in 23 plies; with 4 a N4VALUE; with 5 not computed (see the
-// cost below). No value is published for n < 9 to compare with; for n = 3
-// the tests solve the game a second way (below).
+// win for White in 23 plies; with 4 a draw (of the positions reached after
+// the 8 placements, 48.3 million of 49.1 million are draws); with 5 not
+// computed (see the cost below). No value is published for n < 9 to compare
+// with; for n = 3 the tests solve the game a second way (below).
 //
 // # Method
 //
@@ -94,14 +95,18 @@
 //
 // Cost: one byte per slot (C(24,w)·C(24,b)·2 slots for table (w, b)), 664 MB
 // for all tables up to 8 stones. On one (shared) core sector 3-3 takes about
-// 12 s, the tables up to 7 stones about 7 minutes and up to 8 stones about 35.
-// A whole game keeps its moving-phase tables (3..n a side) and its placement
+// 12 s, the tables up to 7 stones about 7 minutes and up to 8 stones about 35
+// (measured with one goroutine). A whole game keeps its moving-phase tables (3..n a side) and its placement
 // tables (C(24,w)·C(24,b) bytes each). For n = 3: 9 MB, 0.5 million
 // placement positions, 12 s of CPU for the whole solve (11 of them the
-// moving phase), about 38 s for the default test run on one core. N4COST. For
-// n = 5 the moving phase alone needs tables 4-5, 5-4 (0.9 GB each) and 5-5
-// (3.6 GB), and the placement tables of its last ply 0.7 GB: about 6.5 GB
-// and, by the times above, hours of CPU; not run here.
+// moving phase), about 38 s for the default test run on one core. For n = 4:
+// 370 MB, 22 million placement positions; on two cores heavily shared with
+// other work (load 5 to 17) the moving phase took 19 minutes of wall time
+// (4-4 alone 6.5), the placement phase 10 s, the forward search 5 s, and
+// TestLongGame 19.5 minutes in all. For n = 5 the moving phase alone needs
+// tables 4-5, 5-4 (0.9 GB each) and 5-5 (3.6 GB), and the placement tables
+// of the last two plies 0.9 GB: about 7 GB and, by the times above, hours of
+// CPU; not run here.
 //
 // # Checks
 //

@@ -129,7 +129,7 @@ func (s PlyStats) String() string {
 //
 // Cost: the moving-phase tables (C(24,w)·C(24,b)·2 bytes each, 3 ≤ w, b ≤ n)
 // and the placement tables (C(24,w)·C(24,b) bytes each) stay in memory; about
-// 8 MB for n = 3, 400 MB for n = 4, 6.5 GB for n = 5 (see doc.go for times).
+// 9 MB for n = 3, 370 MB for n = 4, 7 GB for n = 5 (see doc.go for times).
 func SolveGame(n int, logf func(format string, args ...any)) (*Game, error) {
 	if n < 3 || n > maxMen {
 		return nil, fmt.Errorf("milloracle: %d stones a side: want 3..%d", n, maxMen)

@@ -45,6 +45,13 @@ func TestLongGame(t *testing.T) {
 	v, rem := g.Start()
 	t.Logf("%d stones: the empty board is a %v in %d; moving phase %v, placement %v, search %v",
 		n, v, rem, moving.Round(time.Second), placement.Round(time.Second), search.Round(time.Second))
+	// The values measured (doc.go): a regression check, not an outside one.
+	if want := map[int]struct {
+		v   Value
+		rem int
+	}{3: {Win, 23}, 4: {Draw, 0}}[n]; (n == 3 || n == 4) && (v != want.v || rem != want.rem) {
+		t.Errorf("the empty board of the %d-stone game: %v %d, measured before %v %d", n, v, rem, want.v, want.rem)
+	}
 	for _, l := range g.Levels() {
 		t.Logf("ply %d: hands %d-%d, %d positions solved, %d reached, %v",
 			l.Ply, l.WhiteHand, l.BlackHand, l.Covered, l.Reachable, l.Elapsed.Round(time.Millisecond))
