@@ -3,11 +3,13 @@ package pipeline
 import (
 	"context"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/tablesmith/tablesmith/builder/retro"
+	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
@@ -31,10 +33,41 @@ func benchSet(b *testing.B) string {
 	return benchSetDir
 }
 
-// BenchmarkMillLookup probes random positions of the ≤ 8-stone set by their notation with
-// a warm block cache: parse, route to the sector, canonicalise, rank, decode.
+var (
+	benchGameOnce sync.Once
+	benchGameDir  string
+	benchGameErr  error
+)
+
+// benchGame builds the whole 4-stone game (placement phase included) once per test binary.
+func benchGame(b *testing.B) string {
+	benchGameOnce.Do(func() {
+		benchGameDir, benchGameErr = tempDirOutsideTest("tablesmith-mill-game-bench")
+		if benchGameErr == nil {
+			start, _ := millGame.ParseTier("0-0-4-4")
+			benchGameErr = TierSet(context.Background(), millGame, benchGameDir, TierPlan(millGame, []games.Tier{start}), TierOptions{Workers: 2})
+		}
+	})
+	if benchGameErr != nil {
+		b.Fatal(benchGameErr)
+	}
+	return benchGameDir
+}
+
+// BenchmarkMillLookup probes random positions by their notation with a warm block cache:
+// parse, route to the sector, canonicalise, rank, decode. moving: the moving-phase
+// sectors with at most 8 stones; placement: the placement sectors of the 4-stone game,
+// positions with stones in hand.
 func BenchmarkMillLookup(b *testing.B) {
-	set, err := tables.OpenSet(benchSet(b))
+	b.Run("moving", func(b *testing.B) { benchLookup(b, benchSet(b), func(string) bool { return true }) })
+	b.Run("placement", func(b *testing.B) {
+		benchLookup(b, benchGame(b), func(name string) bool { return strings.Count(name, "-") == 3 })
+	})
+}
+
+// benchLookup probes 256 random positions of each sector of the set in dir that keep says.
+func benchLookup(b *testing.B, dir string, keep func(sector string) bool) {
+	set, err := tables.OpenSet(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -42,6 +75,9 @@ func BenchmarkMillLookup(b *testing.B) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var states []string
 	for _, name := range set.TierNames() {
+		if !keep(name) {
+			continue
+		}
 		t, _ := set.Tier(name)
 		for range 256 {
 			s, _ := t.Domain().StateOf(rng.Uint64N(t.Meta().Slots))
@@ -60,6 +96,7 @@ func BenchmarkMillLookup(b *testing.B) {
 		}
 		i++
 	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/lookup")
 }
 
 // BenchmarkMillPair solves pair 5-4 (20.6 million classes) with 1 and 2 workers and

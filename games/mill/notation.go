@@ -100,7 +100,10 @@ func (p Position) String() string {
 	if p.WhiteHand == 0 && p.BlackHand == 0 {
 		return string(buf[:])
 	}
-	return fmt.Sprintf("%s W:%d B:%d", buf[:], p.WhiteHand, p.BlackHand)
+	out := append(buf[:], " W:"...)
+	out = strconv.AppendInt(out, int64(p.WhiteHand), 10)
+	out = append(out, " B:"...)
+	return string(strconv.AppendInt(out, int64(p.BlackHand), 10))
 }
 
 // Parse reads a position: 24 characters W, B or . for points 1..24, a space and the side
