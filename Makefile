@@ -14,7 +14,7 @@ WORKERS ?= 2
 # its own, 6 minutes under -race), every test, at -cpu 1 and 2. Measured per test in
 # benchmarks/RESULTS.md ("The test suite").
 RACE_PKGS := ./builder/... ./internal/parallel/ ./pipeline/ ./format/ ./tables/ ./serve/ ./cmd/tablesmith/ ./benchmarks/
-RACE_LONG_PKGS := ./solver/
+RACE_LONG_PKGS := ./solver/ ./internal/milloracle/
 RACE_SLOW := ^(TestMill.*|TestEightAStarTable|TestKorfQuick|TestBenchAStar|TestBenchKorfQuick|TestLogFileWholeAfterEveryWrite|TestListFrame|TestDeferredLevelsMatchOracle|TestBFSResumeFromZstdLog|TestLevelEncodingsRoundTrip|TestResumeVersion2Log|TestVerifyCatchesLyingHanoiAndSlideShapes|TestEightEveryScheme|TestPDBCopyMatchesRepack|TestCorruptTableNeverAnswersWrong)$$
 # Each fuzz target's run in `make fuzz-short` (CI) and `make fuzz`. CI counts executions:
 # with a duration, Go's fuzz coordinator can fail a target with a bare "context deadline
@@ -68,6 +68,7 @@ test-plain:
 
 test-race:
 	$(GO) test -count=1 -short -race -cpu 2 -skip '$(RACE_SLOW)' $(RACE_PKGS)
+	$(GO) test -count=1 -short -race -cpu 1,2 -run 'Parallel' ./internal/milloracle/
 
 # The whole race pass (in test-long): every test of the concurrent packages, -cpu 1 and 2.
 test-race-full:
