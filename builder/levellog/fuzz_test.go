@@ -11,6 +11,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tablesmith/tablesmith/builder/internal/bfstoys"
+
 	"github.com/tablesmith/tablesmith/builder/bfs"
 )
 
@@ -23,13 +25,13 @@ var fuzzSeeds = []struct {
 	width int
 }{
 	// Packed, bitset and Elias–Fano records of a hypercube with holes.
-	{"cube10.ckpt", "fuzz cube10", cube{dim: 10, hole: func(s uint64) bool { return s%7 == 2 }}, 1},
+	{"cube10.ckpt", "fuzz cube10", bfstoys.Cube{Dim: 10, Hole: func(s uint64) bool { return s%7 == 2 }}, 1},
 	// A search that widens its values from one byte to two (level 254 on).
-	{"chain300.ckpt", "fuzz chain300", chain{length: 300, slots: 320}, 1},
+	{"chain300.ckpt", "fuzz chain300", bfstoys.Chain{Length: 300, N: 320}, 1},
 	// zstd records: levels that are dense, periodic bitsets of 2^20 slots.
 	{"stripes-zstd.ckpt", "fuzz stripes", stripes{}, 1},
 	// The cube10 log as version 2 wrote it (the same records, the older magic).
-	{"cube10-v2.ckpt", "fuzz cube10", cube{dim: 10, hole: func(s uint64) bool { return s%7 == 2 }}, 1},
+	{"cube10-v2.ckpt", "fuzz cube10", bfstoys.Cube{Dim: 10, Hole: func(s uint64) bool { return s%7 == 2 }}, 1},
 }
 
 // TestFuzzSeeds checks that the committed seeds are what they claim: whole logs of

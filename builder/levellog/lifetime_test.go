@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tablesmith/tablesmith/builder/internal/bfstoys"
 	"time"
 
 	"github.com/tablesmith/tablesmith/builder/bfs"
@@ -134,7 +136,7 @@ func zstdFrameHeader(desc byte, window []byte, fcs []byte) []byte {
 // or come in a version 2 log, end the replay there (the levels before them replay) and
 // allocate nothing near what they declare.
 func TestForgedZstdRecords(t *testing.T) { // not parallel: it measures the process's allocation
-	sp := cube{dim: 20}
+	sp := bfstoys.Cube{Dim: 20}
 	const u = 1 << 20
 	path := filepath.Join(t.TempDir(), "forged.ckpt")
 	const key = "forged zstd"

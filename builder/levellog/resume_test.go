@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tablesmith/tablesmith/builder/bfs"
+	"github.com/tablesmith/tablesmith/builder/internal/bfstoys"
 )
 
 // runLogged runs a search that appends every level to a log at path, stopping with
@@ -42,7 +43,7 @@ func TestBFSResumeFromLevelLog(t *testing.T) {
 }
 
 func testResumeFromLevelLog(t *testing.T, syncEvery time.Duration) {
-	sp := cube{dim: 16, hole: func(s uint64) bool { return s%11 == 5 }}
+	sp := bfstoys.Cube{Dim: 16, Hole: func(s uint64) bool { return s%11 == 5 }}
 	path := filepath.Join(t.TempDir(), "cube.ckpt")
 	const key = "cube16 test"
 	log, err := Create(path, key, sp.Slots(), 1)
@@ -88,7 +89,7 @@ func resumeAndFinish(t *testing.T, sp bfs.Space, path, key string, syncEvery tim
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkAgainstOracle(t, sp, res)
+	bfstoys.Check(t, sp, res.Values, res.Reached, res.Holes, res.Unreachable, res.Counts)
 	return levels, res
 }
 
@@ -107,7 +108,7 @@ func replayedCounts(t *testing.T, sp bfs.Space, path, key string) []uint64 {
 // recovers a prefix of the levels, and the search it finishes is always right.
 func TestLevelLogDamage(t *testing.T) {
 	t.Parallel()
-	sp := cube{dim: 10, hole: func(s uint64) bool { return s%7 == 2 }}
+	sp := bfstoys.Cube{Dim: 10, Hole: func(s uint64) bool { return s%7 == 2 }}
 	path := filepath.Join(t.TempDir(), "x.ckpt")
 	log, err := Create(path, "k", sp.Slots(), 1)
 	if err != nil {
@@ -134,7 +135,7 @@ func TestLevelLogDamage(t *testing.T) {
 		if err != nil {
 			t.Fatalf("flip at byte %d: resumed search: %v", i, err)
 		}
-		checkAgainstOracle(t, sp, res)
+		bfstoys.Check(t, sp, res.Values, res.Reached, res.Holes, res.Unreachable, res.Counts)
 	}
 	// Cut inside the header: not a log at all.
 	const header = 29 // magic 8, key length 4, key "k", width 4, slots 8, CRC 4
@@ -152,7 +153,7 @@ func TestLevelLogDamage(t *testing.T) {
 // its header, and the search from the goals that appends to it leaves a whole log.
 func TestResumeWithoutWholeLevel(t *testing.T) {
 	t.Parallel()
-	sp := cube{dim: 10, hole: func(s uint64) bool { return s%7 == 2 }}
+	sp := bfstoys.Cube{Dim: 10, Hole: func(s uint64) bool { return s%7 == 2 }}
 	path := filepath.Join(t.TempDir(), "x.ckpt")
 	log, err := Create(path, "k", sp.Slots(), 1)
 	if err != nil {
@@ -179,7 +180,7 @@ func TestResumeWithoutWholeLevel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkAgainstOracle(t, sp, res)
+		bfstoys.Check(t, sp, res.Values, res.Reached, res.Holes, res.Unreachable, res.Counts)
 		if got := replayedCounts(t, sp, path, "k"); !slices.Equal(got, full.Counts) {
 			t.Fatalf("cut to %d bytes: the log rewritten replays to %v, want %v", n, got, full.Counts)
 		}
@@ -195,7 +196,7 @@ func TestResumeWithoutWholeLevel(t *testing.T) {
 // (chain: a hint of 10, a remoteness of 699) and resumes it from the log.
 func TestResumeAcrossWidening(t *testing.T) {
 	t.Parallel()
-	sp := chain{length: 700, slots: 800}
+	sp := bfstoys.Chain{Length: 700, N: 800}
 	// Interrupted before and after the widening, resumed from the log.
 	for _, stopAt := range []int{100, 400} {
 		path := filepath.Join(t.TempDir(), "chain.ckpt")
@@ -219,7 +220,7 @@ func TestResumeAcrossWidening(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkAgainstOracle(t, sp, res)
+		bfstoys.Check(t, sp, res.Values, res.Reached, res.Holes, res.Unreachable, res.Counts)
 	}
 }
 
@@ -257,7 +258,9 @@ func TestBFSResumeFromZstdLog(t *testing.T) {
 
 // cube20 is a space whose levels are structured and whose bitsets (2^20 bits) are large
 // enough for the log to try zstd on.
-func cube20() cube { return cube{dim: 20, hole: func(s uint64) bool { return s%11 == 5 }} }
+func cube20() bfstoys.Cube {
+	return bfstoys.Cube{Dim: 20, Hole: func(s uint64) bool { return s%11 == 5 }}
+}
 
 // interruptedLog runs a logged search of sp, its zstd frames small (several a record),
 // stops it after level stopAt and returns the log's path.
@@ -330,9 +333,9 @@ func TestResumeVersion2Log(t *testing.T) {
 func TestDeferredLevelsResume(t *testing.T) {
 	t.Parallel()
 	spaces := map[string]bfs.Space{
-		"cube14-holes": cube{dim: 14, hole: func(s uint64) bool { return s%13 == 4 }},
-		"star5000":     wideStar{5000},
-		"tailcube":     tailcube{L: 300, dim: 11},
+		"cube14-holes": bfstoys.Cube{Dim: 14, Hole: func(s uint64) bool { return s%13 == 4 }},
+		"star5000":     bfstoys.WideStar{N: 5000},
+		"tailcube":     bfstoys.TailCube{L: 300, Dim: 11},
 	}
 	for name, sp := range spaces {
 		full, err := bfs.Search(context.Background(), sp, bfs.Options{Workers: 1})
@@ -344,7 +347,7 @@ func TestDeferredLevelsResume(t *testing.T) {
 				if name == "tailcube" && stopAt < 295 {
 					continue
 				}
-				wsp := withRuns{sp, runs}
+				wsp := bfstoys.WithRuns{Space: sp, Runs: runs}
 				path := filepath.Join(t.TempDir(), "x.ckpt")
 				w0, _ := bfs.StartWidth(wsp)
 				log, err := Create(path, name, sp.Slots(), w0)
@@ -365,7 +368,7 @@ func TestDeferredLevelsResume(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s stop %d: %v", name, stopAt, err)
 				}
-				checkAgainstOracle(t, sp, res)
+				bfstoys.Check(t, sp, res.Values, res.Reached, res.Holes, res.Unreachable, res.Counts)
 				if fmt.Sprint(res.Counts) != fmt.Sprint(full.Counts) {
 					t.Fatalf("%s stop %d: counts %v want %v", name, stopAt, res.Counts, full.Counts)
 				}
