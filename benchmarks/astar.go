@@ -68,7 +68,11 @@ func EightAStar(ctx context.Context, opt EightAStarOptions) ([]AStarRow, error) 
 		opt.Heuristics = solver.HeuristicNames
 	}
 	geo, _ := slide.NewGeometry(3, 3)
-	set, err := BuildPDBSet(ctx, pipeline.PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Goal: "blank-last", Groups: EightPDBGroups}}, 0)
+	pdb, err := slide.PDBSpec{Rows: 3, Cols: 3, Goal: "blank-last", Groups: EightPDBGroups}.Set()
+	if err != nil {
+		return nil, err
+	}
+	set, err := BuildPDBSet(ctx, pipeline.PDBSpec{Family: slide.PDBGame{}, PDBSetSpec: pdb}, 0)
 	if err != nil {
 		return nil, err
 	}

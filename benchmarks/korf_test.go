@@ -145,8 +145,8 @@ func TestKorfPDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	geo := KorfGeometry()
-	set, err := BuildPDBSet(context.Background(), pipeline.PDBSpec{PDBSpec: slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first",
-		Groups: [][]uint8{{1, 2, 3, 6, 7}, {4, 5, 8, 9, 12}, {10, 11, 13, 14, 15}}}}, 2)
+	set, err := BuildPDBSet(context.Background(), slidePDBSpec(t, slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first",
+		Groups: [][]uint8{{1, 2, 3, 6, 7}, {4, 5, 8, 9, 12}, {10, 11, 13, 14, 15}}}, ""), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,4 +230,15 @@ func BenchmarkKorf(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 	b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(nodes), "ns/node")
+}
+
+// slidePDBSpec is the sliding-tile set sp (checked by the family), its files in encoding
+// enc ("" for the default).
+func slidePDBSpec(t testing.TB, sp slide.PDBSpec, enc string) pipeline.PDBSpec {
+	t.Helper()
+	set, err := sp.Set()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pipeline.PDBSpec{Family: slide.PDBGame{}, PDBSetSpec: set, Encoding: enc}
 }

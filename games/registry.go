@@ -80,31 +80,6 @@ type PuzzleSpace interface {
 	IsGoal(state string) (bool, error)
 }
 
-// PDBFamily is the capability of a pattern-database family: one table per group of tiles,
-// lower bounds by 0-1 breadth-first search over the group's placements.
-type PDBFamily interface {
-	Game
-	OpenPDB(params any, index string) (PDBSpace, error)
-}
-
-// PDBSpace is one pattern-database group's space.
-type PDBSpace interface {
-	Space
-	// EntryMD is the Manhattan distance of the group's tiles in entry e's placement.
-	EntryMD(e uint64) int
-	// GoalEntry is the entry of the goal placement.
-	GoalEntry() uint64
-	// NewMoves returns, for one goroutine, a function giving entry e's Manhattan distance
-	// and the entries one group-tile move away, [PDBConnected] set on those after which
-	// the cells free of group tiles form one region.
-	NewMoves() func(e uint64, dst []uint64) (md int, moves []uint64)
-}
-
-// PDBConnected is bit 63 of an entry that PDBSpace.NewMoves returns: set when, after the
-// move, the cells free of group tiles form one region, so the blank can be anywhere among
-// them at no cost (the verifier's exact bound across such a move). The entry is the rest.
-const PDBConnected = 1 << 63
-
 // TierSpace is one tier's table of a tiered game as the lookup reads it: besides its
 // slots, the legal moves of a position.
 type TierSpace interface {

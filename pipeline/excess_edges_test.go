@@ -62,13 +62,15 @@ func TestToExcessEdges(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			sp := pdbBuildOf(t, p)
 			n, k := p.Rows*p.Cols, g.K()
 			md := make([]uint64, g.Slots())
 			keep := map[uint64]bool{}
 			block := uint64(n - k + 1)
-			chunk := block << 13
+			const chunk = excessChunk // not a multiple of block: chunks begin and end inside blocks
 			size := g.Slots()
-			for _, e := range []uint64{0, block - 1, block, 2*block - 1, chunk - 1, chunk, chunk + block - 1, size - block, size - 1} {
+			for _, e := range []uint64{0, block - 1, block, 2*block - 1, chunk - 1, chunk, chunk + 1, chunk + block - 1,
+				chunk - chunk%block, chunk - chunk%block - 1, 2*chunk - 1, 2 * chunk, size - block, size - 1} {
 				if e < size {
 					keep[e] = true
 				}
@@ -100,7 +102,7 @@ func TestToExcessEdges(t *testing.T) {
 			}
 			for _, workers := range []int{1, 2, 7, 64} {
 				v := fresh()
-				top, err := toExcess(context.Background(), g, v, workers)
+				top, err := toExcess(context.Background(), sp, v, workers)
 				if err != nil {
 					t.Fatalf("%d workers: %v", workers, err)
 				}
@@ -125,7 +127,7 @@ func TestToExcessEdges(t *testing.T) {
 					for _, workers := range []int{1, 3} {
 						v := fresh()
 						v.Set(e, bad.value)
-						_, err := toExcess(context.Background(), g, v, workers)
+						_, err := toExcess(context.Background(), sp, v, workers)
 						if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("placement %v:", c)) {
 							t.Fatalf("%d workers: value %d (%s) at entry %d (placement %v, distance %d) gave %v",
 								workers, bad.value, bad.name, e, c, md[e], err)
@@ -135,7 +137,7 @@ func TestToExcessEdges(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
-			if _, err := toExcess(ctx, g, fresh(), 2); !errors.Is(err, context.Canceled) {
+			if _, err := toExcess(ctx, sp, fresh(), 2); !errors.Is(err, context.Canceled) {
 				t.Fatalf("cancelled: %v", err)
 			}
 		})

@@ -7,8 +7,19 @@ import (
 	"testing"
 
 	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/games/slide"
 )
+
+// pdbBuildOf is the build of the sliding-tile group p.
+func pdbBuildOf(t testing.TB, p slide.PDBParams) games.PDBBuild {
+	t.Helper()
+	sp, err := slide.PDBGame{}.NewPDBBuild(&p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
 
 // TestToExcessEveryEntry converts the values of groups spanning many of toExcess's
 // chunks and blocks, each entry's value made from its own Manhattan distance
@@ -25,6 +36,7 @@ func TestToExcessEveryEntry(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		sp := pdbBuildOf(t, p)
 		// fresh gives every entry the value of code e%7 at its own Manhattan distance.
 		fresh := func() *builder.Values {
 			v, err := builder.NewValues(g.Slots(), 1)
@@ -38,7 +50,7 @@ func TestToExcessEveryEntry(t *testing.T) {
 		}
 		for _, workers := range []int{1, 3} {
 			v := fresh()
-			top, err := toExcess(context.Background(), g, v, workers)
+			top, err := toExcess(context.Background(), sp, v, workers)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,7 +68,7 @@ func TestToExcessEveryEntry(t *testing.T) {
 		v.Set(bad, uint64(g.EntryMD(bad))+1)
 		cells := make([]uint8, g.K())
 		g.Unrank(bad, cells)
-		_, err = toExcess(context.Background(), g, v, 2)
+		_, err = toExcess(context.Background(), sp, v, 2)
 		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("placement %v:", cells)) {
 			t.Fatalf("%v: a value of the wrong parity at placement %v gave %v", p.Tiles, cells, err)
 		}
@@ -66,10 +78,12 @@ func TestToExcessEveryEntry(t *testing.T) {
 // BenchmarkToExcess converts the values of the 15-puzzle's group of tiles 1-6
 // (5,765,760 entries) on one worker.
 func BenchmarkToExcess(b *testing.B) {
-	g, err := slide.NewPDBGroup(slide.PDBParams{Rows: 4, Cols: 4, Goal: "blank-first", Tiles: []int{1, 2, 3, 4, 5, 6}})
+	p := slide.PDBParams{Rows: 4, Cols: 4, Goal: "blank-first", Tiles: []int{1, 2, 3, 4, 5, 6}}
+	g, err := slide.NewPDBGroup(p)
 	if err != nil {
 		b.Fatal(err)
 	}
+	sp := pdbBuildOf(b, p)
 	orig, err := builder.NewValues(g.Slots(), 1)
 	if err != nil {
 		b.Fatal(err)
@@ -84,7 +98,7 @@ func BenchmarkToExcess(b *testing.B) {
 			v.Set(e, orig.Get(e))
 		}
 		b.StartTimer()
-		if _, err := toExcess(context.Background(), g, v, 1); err != nil {
+		if _, err := toExcess(context.Background(), sp, v, 1); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -20,22 +20,24 @@ import (
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/builder/zeroone"
 	"github.com/tablesmith/tablesmith/format"
-	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/internal/parallel"
 	"github.com/tablesmith/tablesmith/internal/safefile"
 	"github.com/tablesmith/tablesmith/values"
 )
 
-// Additive pattern-database sets for sliding-tile puzzles.
+// Additive pattern-database sets, of any family (games.PDBFamily: the sliding-tile
+// puzzles').
 //
 // The tiles are split into disjoint groups. A group's table has one entry per placement of
-// its k tiles on the n cells, ranked by index.PartialPerm (n!/(n-k)! entries). Its value
-// is the least number of moves of the group's own tiles that bring them to their goal
-// cells, moves of the other tiles being free, minimised over the blank's position: so the
-// values of the groups add up to an admissible heuristic (every move moves one tile of
-// one group). zeroone.Search computes it over the abstract states (placement, region
-// of the blank) of slide.PDBSpace: the blank's free moves among cells without a group
-// tile are folded into its region, so each abstract state is reached once.
+// its k tiles on the n cells (for the sliding tiles, ranked by index.PartialPerm:
+// n!/(n-k)! entries). Its value is the least number of moves of the group's own tiles
+// that bring them to their goal cells, moves of the other tiles being free, minimised over
+// the blank's position: so the values of the groups add up to an admissible heuristic
+// (every move moves one tile of one group). zeroone.Search computes it over the group's
+// abstract space, which the family supplies (games.PDBBuild; the sliding tiles' folds the
+// blank's free moves among cells without a group tile into its region, so each abstract
+// state is reached once).
 //
 // The sum is admissible but not consistent: minimising over the blank forgets which of
 // the blank's regions it is in, and one move can change a group's value by more than one
@@ -44,14 +46,23 @@ import (
 // move by move; the files store the excess over the Manhattan distance instead
 // (values.EncodingPDBExcess).
 
-// PDBSpec describes a set to build: the puzzle's groups and the files' value encoding.
+// PDBSpec describes a set to build: its family, its groups as the family describes them
+// (checked and normalized by the family: see games.PDBFamily.BindSetFlags) and the
+// files' value encoding.
 type PDBSpec struct {
-	slide.PDBSpec
+	Family games.PDBFamily
+	games.PDBSetSpec
 	Encoding string // values.EncodingPDBExcess (default) or values.EncodingPDBValue
 }
 
-// Normalize checks the spec, fills in the defaults and sorts each group's tiles.
+// Normalize checks the spec and fills in the default encoding.
 func (sp *PDBSpec) Normalize() error {
+	switch {
+	case sp.Family == nil:
+		return fmt.Errorf("build: a pattern-database set without its family")
+	case len(sp.Groups) == 0:
+		return fmt.Errorf("build: a pattern-database set of %s without groups", sp.Family.Name())
+	}
 	switch sp.Encoding {
 	case "":
 		sp.Encoding = values.EncodingPDBExcess
@@ -60,7 +71,7 @@ func (sp *PDBSpec) Normalize() error {
 		return fmt.Errorf("build: unknown pattern-database encoding %q (want %s or %s)",
 			sp.Encoding, values.EncodingPDBExcess, values.EncodingPDBValue)
 	}
-	return sp.PDBSpec.Normalize()
+	return nil
 }
 
 // PDBOptions tune PDBSet. The zero value is usable.
@@ -94,13 +105,21 @@ func (g PDBGroupInfo) Seconds() float64 {
 	return g.Build.Seconds
 }
 
-// pdbSetParams are the parameters of a pattern-database set in its manifest (what every
-// group shares, and the files' encoding).
-type pdbSetParams struct {
-	Rows     int    `json:"rows"`
-	Cols     int    `json:"cols"`
-	Goal     string `json:"goal"`
-	Encoding string `json:"encoding"`
+// pdbSetParams are the parameters of the set spec in its manifest: what every group
+// shares (the family's JSON object) with the files' encoding added as its last member.
+func pdbSetParams(spec PDBSpec) json.RawMessage {
+	var b bytes.Buffer
+	if err := json.Compact(&b, spec.Params); err != nil || b.Len() < 2 || b.Bytes()[b.Len()-1] != '}' {
+		b.Reset()
+		b.WriteString("{}")
+	}
+	enc, _ := json.Marshal(spec.Encoding)
+	out := b.Bytes()[:b.Len()-1]
+	if len(out) > 1 {
+		out = append(out, ',')
+	}
+	out = append(out, `"encoding":`...)
+	return append(append(out, enc...), '}')
 }
 
 // PDBSet builds one table per group of spec into dir (created if needed) and then
@@ -124,8 +143,8 @@ func PDBSet(ctx context.Context, dir string, spec PDBSpec, opt PDBOptions) (*for
 	}
 	m := newPDBManifest(spec, opt)
 	start := time.Now()
-	for gi, tiles := range spec.Groups {
-		info, err := buildPDBGroup(ctx, dir, spec, gi, tiles, opt)
+	for gi := range spec.Groups {
+		info, err := buildPDBGroup(ctx, dir, spec, gi, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -142,18 +161,16 @@ func PDBSet(ctx context.Context, dir string, spec PDBSpec, opt PDBOptions) (*for
 	return m, nil
 }
 
-// normalizedPDBSpec returns a normalized copy of spec (Normalize replaces the groups: not
-// the caller's).
+// normalizedPDBSpec returns a normalized copy of spec.
 func normalizedPDBSpec(spec PDBSpec) (PDBSpec, error) {
-	spec.Groups = slices.Clone(spec.Groups)
 	return spec, spec.Normalize()
 }
 
 // newPDBManifest starts the manifest of the set spec: the game, and the set's parameters
 // (board, goal, encoding); the groups are its members.
 func newPDBManifest(spec PDBSpec, opt PDBOptions) *format.Manifest {
-	m := format.NewManifest(format.SetPDB, slide.PDBGame{}.Name(), "")
-	m.Params, _ = json.Marshal(pdbSetParams{Rows: spec.Rows, Cols: spec.Cols, Goal: spec.Goal, Encoding: spec.Encoding})
+	m := format.NewManifest(format.SetPDB, spec.Family.Name(), "")
+	m.Params = pdbSetParams(spec)
 	b := opt.Build
 	if opt.Workers > 0 {
 		b.Workers = opt.Workers
@@ -206,13 +223,13 @@ func readPDBPartial(dir string) *pdbPartial {
 	return p
 }
 
-// readPDBManifest reads dir's manifest if it is a pattern-database set's.
-func readPDBManifest(dir string) (*format.Manifest, error) {
+// readPDBManifest reads dir's manifest if it is a pattern-database set of family g.
+func readPDBManifest(dir string, g games.PDBFamily) (*format.Manifest, error) {
 	m, err := format.ReadManifest(dir)
 	if err != nil {
 		return nil, fmt.Errorf("build: %w", err)
 	}
-	if m.Kind != format.SetPDB || m.Game != (slide.PDBGame{}).Name() {
+	if m.Kind != format.SetPDB || m.Game != g.Name() {
 		return nil, fmt.Errorf("build: %s holds a %s set of %s, not a pattern-database set", dir, m.Kind, m.Game)
 	}
 	return m, nil
@@ -220,9 +237,9 @@ func readPDBManifest(dir string) (*format.Manifest, error) {
 
 // recordedGroup returns the record of the group file name from dir's manifest or partial
 // record, if the file is there with the SHA-256 recorded and the parameters want.
-func recordedGroup(dir, name string, want json.RawMessage) (format.Member, bool) {
+func recordedGroup(dir string, g games.PDBFamily, name string, want json.RawMessage) (format.Member, bool) {
 	var recs []format.Member
-	if m, err := readPDBManifest(dir); err == nil {
+	if m, err := readPDBManifest(dir, g); err == nil {
 		recs = m.Members
 	}
 	recs = append(recs, readPDBPartial(dir).Members...)
@@ -244,15 +261,10 @@ func recordedGroup(dir, name string, want json.RawMessage) (format.Member, bool)
 	return format.Member{}, false
 }
 
-// pdbGroupParams are the parameters of the group of tiles of the set spec, as its file's
-// metadata and its member of the manifest state them.
-func pdbGroupParams(spec PDBSpec, tiles []uint8) slide.PDBParams {
-	return slide.PDBParams{Rows: spec.Rows, Cols: spec.Cols, Goal: spec.Goal, Tiles: intsOf(tiles)}
-}
-
-// pdbGroupParamsJSON is pdbGroupParams as JSON.
-func pdbGroupParamsJSON(spec PDBSpec, tiles []uint8) json.RawMessage {
-	b, _ := json.Marshal(pdbGroupParams(spec, tiles))
+// pdbGroupParamsJSON is the parameters of group gr, as its file's metadata and its
+// member of the manifest state them.
+func pdbGroupParamsJSON(gr games.PDBGroupSpec) json.RawMessage {
+	b, _ := json.Marshal(gr.Params)
 	return b
 }
 
@@ -265,14 +277,14 @@ func sameJSON(a, b []byte) bool {
 
 // recordedGroupInfo reads the numbers of a recorded group's file from its checksummed
 // metadata.
-func recordedGroupInfo(dir string, x format.Member, tiles []uint8) (PDBGroupInfo, error) {
+func recordedGroupInfo(dir string, x format.Member, tiles []int) (PDBGroupInfo, error) {
 	r, err := format.Open(filepath.Join(dir, x.File))
 	if err != nil {
 		return PDBGroupInfo{}, fmt.Errorf("build: %w", err)
 	}
 	defer r.Close()
 	meta := r.Meta()
-	info := PDBGroupInfo{Member: x, Tiles: intsOf(tiles), Entries: meta.Slots, CodeBits: meta.CodeBits}
+	info := PDBGroupInfo{Member: x, Tiles: slices.Clone(tiles), Entries: meta.Slots, CodeBits: meta.CodeBits}
 	var extra struct {
 		Counts []uint64 `json:"value_counts"`
 		Max    int      `json:"max_value"`
@@ -300,12 +312,12 @@ func PDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, opt PDBOpti
 	if err := prepareSetDir(dir); err != nil {
 		return info, false, err
 	}
-	tiles := spec.Groups[gi]
-	if x, ok := recordedGroup(dir, pdbFileName(spec, gi, tiles), pdbGroupParamsJSON(spec, tiles)); ok {
-		info, err = recordedGroupInfo(dir, x, tiles)
+	gr := spec.Groups[gi]
+	if x, ok := recordedGroup(dir, spec.Family, pdbFileName(spec, gi, gr.Tiles), pdbGroupParamsJSON(gr)); ok {
+		info, err = recordedGroupInfo(dir, x, gr.Tiles)
 		return info, false, err
 	}
-	if info, err = buildPDBGroup(ctx, dir, spec, gi, spec.Groups[gi], opt); err != nil {
+	if info, err = buildPDBGroup(ctx, dir, spec, gi, opt); err != nil {
 		return info, false, err
 	}
 	unlock, err := lockDir(dir)
@@ -342,7 +354,7 @@ func PDBAssemble(dir string, spec PDBSpec, opt PDBOptions) (m *format.Manifest, 
 		return nil, false, err
 	}
 	if complete {
-		m, err = readPDBManifest(dir)
+		m, err = readPDBManifest(dir, spec.Family)
 	} else {
 		m, err = assemblePDBManifest(dir, spec, opt)
 	}
@@ -369,11 +381,11 @@ func PDBAssemble(dir string, spec PDBSpec, opt PDBOptions) (m *format.Manifest, 
 // holds the lock).
 func assemblePDBManifest(dir string, spec PDBSpec, opt PDBOptions) (*format.Manifest, error) {
 	m := newPDBManifest(spec, opt)
-	for gi, tiles := range spec.Groups {
-		x, ok := recordedGroup(dir, pdbFileName(spec, gi, tiles), pdbGroupParamsJSON(spec, tiles))
+	for gi, gr := range spec.Groups {
+		x, ok := recordedGroup(dir, spec.Family, pdbFileName(spec, gi, gr.Tiles), pdbGroupParamsJSON(gr))
 		if !ok {
 			return nil, fmt.Errorf("build: group %d %v of the set is not built in %s, or its file is not the one recorded: build it first (tablesmith build pdb … --group %d -o %s)",
-				gi+1, tiles, dir, gi+1, dir)
+				gi+1, gr.Tiles, dir, gi+1, dir)
 		}
 		m.Members = append(m.Members, x)
 		if x.Build != nil {
@@ -386,17 +398,16 @@ func assemblePDBManifest(dir string, spec PDBSpec, opt PDBOptions) (*format.Mani
 // pdbManifestComplete reports whether dir's manifest is the set spec's with every group
 // file in place (the SHA-256 it records).
 func pdbManifestComplete(dir string, spec PDBSpec) (bool, error) {
-	m, err := readPDBManifest(dir)
+	m, err := readPDBManifest(dir, spec.Family)
 	if err != nil || len(m.Members) != len(spec.Groups) {
 		return false, nil // none, another set's, or unreadable: write it (again)
 	}
-	var p pdbSetParams
-	if json.Unmarshal(m.Params, &p) != nil || p != (pdbSetParams{Rows: spec.Rows, Cols: spec.Cols, Goal: spec.Goal, Encoding: spec.Encoding}) {
+	if !sameJSON(m.Params, pdbSetParams(spec)) {
 		return false, nil
 	}
 	for gi, x := range m.Members {
-		tiles := spec.Groups[gi]
-		if x.File != pdbFileName(spec, gi, tiles) || x.SHA256 == "" || !sameJSON(x.Params, pdbGroupParamsJSON(spec, tiles)) {
+		gr := spec.Groups[gi]
+		if x.File != pdbFileName(spec, gi, gr.Tiles) || x.SHA256 == "" || !sameJSON(x.Params, pdbGroupParamsJSON(gr)) {
 			return false, nil
 		}
 		if sum, err := format.FileSHA256(filepath.Join(dir, x.File)); err != nil || sum != x.SHA256 {
@@ -406,9 +417,10 @@ func pdbManifestComplete(dir string, spec PDBSpec) (bool, error) {
 	return true, nil
 }
 
-// pdbFileName names a group's file after the group's identity.
-func pdbFileName(spec PDBSpec, gi int, tiles []uint8) string {
-	id := fmt.Sprintf("%d×%d %s %s %v", spec.Rows, spec.Cols, spec.Goal, spec.Encoding, tiles)
+// pdbFileName names a group's file after the group's identity: the set's key (its shared
+// parameters), the encoding and the tiles.
+func pdbFileName(spec PDBSpec, gi int, tiles []int) string {
+	id := fmt.Sprintf("%s %s %v", spec.Key, spec.Encoding, tiles)
 	return fmt.Sprintf("group%d-%08x.tsm", gi+1, crc32.Checksum([]byte(id), crc32.MakeTable(crc32.Castagnoli)))
 }
 
@@ -431,19 +443,16 @@ func removeUnlisted(dir string, groups []format.Member) {
 }
 
 // buildPDBGroup builds group gi's file into dir; its errors name the group.
-func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, tiles []uint8, opt PDBOptions) (info PDBGroupInfo, err error) {
+func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, opt PDBOptions) (info PDBGroupInfo, err error) {
+	gr := spec.Groups[gi]
+	tiles := gr.Tiles
 	defer func() {
 		if err != nil {
 			err = fmt.Errorf("build: group %d %v: %w", gi+1, tiles, err)
 		}
 	}()
 	start := time.Now()
-	params := pdbGroupParams(spec, tiles)
-	grp, err := slide.NewPDBGroup(params)
-	if err != nil {
-		return PDBGroupInfo{}, err
-	}
-	sp, err := slide.NewPDBSpace(grp.Geometry(), grp.Goal(), tiles)
+	sp, err := spec.Family.NewPDBBuild(gr.Params)
 	if err != nil {
 		return PDBGroupInfo{}, err
 	}
@@ -459,18 +468,18 @@ func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, tiles 
 		return PDBGroupInfo{}, fmt.Errorf("internal error: %d placements unreached", res.Unreached)
 	}
 	info = PDBGroupInfo{Member: format.Member{Name: pdbGroupName(tiles), File: pdbFileName(spec, gi, tiles)},
-		Tiles: intsOf(tiles), Entries: res.Entries, MaxValue: res.MaxValue(), Counts: res.Counts}
+		Tiles: slices.Clone(tiles), Entries: res.Entries, MaxValue: res.MaxValue(), Counts: res.Counts}
 	maxCode := uint64(res.MaxValue())
 	if spec.Encoding == values.EncodingPDBExcess {
-		if maxCode, err = toExcess(ctx, grp, res.Values, opt.Workers); err != nil {
+		if maxCode, err = toExcess(ctx, sp, res.Values, opt.Workers); err != nil {
 			return PDBGroupInfo{}, err
 		}
 	}
 	info.CodeBits = max(bits.Len64(maxCode), 1)
-	pj, _ := json.Marshal(params)
+	pj := pdbGroupParamsJSON(gr)
 	info.Params = pj
 	extra, _ := json.Marshal(map[string]any{"value_counts": res.Counts, "max_value": res.MaxValue()})
-	meta := format.Metadata{Game: slide.PDBGame{}.Name(), Params: pj, Index: slide.PDBGame{}.Schemes()[0], Encoding: spec.Encoding,
+	meta := format.Metadata{Game: spec.Family.Name(), Params: pj, Index: spec.Family.Schemes()[0], Encoding: spec.Encoding,
 		Slots: res.Entries, CodeBits: info.CodeBits, Extra: extra,
 		Build: format.Build{Tool: "tablesmith"}} // reproducible: the volatile part goes to the manifest
 	src := valueCodes(res.Values, func(x uint64) uint32 { return uint32(x) }) // every entry is reached
@@ -500,83 +509,69 @@ func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, tiles 
 	return info, nil
 }
 
-// toExcess replaces each value v by its excess code (v - md) / 2 in place and returns the
-// largest. A value of the wrong parity or below md is an internal error.
-//
-// It goes through the placements in blocks that share all tiles but the last: the
-// last tile takes the block's free cells in increasing order, so a block costs one step
-// of a cursor (which redoes only the tiles that moved, and their distances) and a pass
-// over the bits of a mask.
-func toExcess(ctx context.Context, g *slide.PDBGroup, v *builder.Values, workers int) (uint64, error) {
-	k := g.K()
-	all := uint32(1)<<g.Geometry().Cells() - 1
-	block := uint64(g.Geometry().Cells() - k + 1) // the values of the last tile's digit
-	chunk := block << 13
-	// Each goroutine keeps the largest excess it wrote; the largest of all is the answer.
-	var mu sync.Mutex
-	var tops []*uint64
-	newTop := func() *uint64 {
-		top := new(uint64)
-		mu.Lock()
-		tops = append(tops, top)
-		mu.Unlock()
-		return top
+// A family's group build is a 0-1 search space, checked here at compile time.
+var (
+	_ zeroone.Space      = games.PDBBuild(nil)
+	_ zeroone.ZeroClosed = games.PDBBuild(nil)
+)
+
+// excessChunk is the number of entries toExcess converts in one call of
+// PDBBuild.ExcessCodes.
+const excessChunk = 1 << 16
+
+// toExcess replaces each value of v by its excess code (see games.PDBBuild.ExcessCodes)
+// in place and returns the largest. A value of the wrong parity or below the distance is
+// an internal error. The values go to the family a chunk at a time, as plain bytes.
+func toExcess(ctx context.Context, sp games.PDBBuild, v *builder.Values, workers int) (uint64, error) {
+	if v.Max() > 255 {
+		return 0, fmt.Errorf("internal error: values of %d bytes for the excess encoding", v.Width())
 	}
-	md := g.MDTable()
-	err := parallel.ForEach(ctx, workers, v.Len(), chunk, newTop, func(top *uint64, lo, hi uint64) error {
-		cur := g.NewCursor(lo)
-		var sum [33]uint64 // sum[i]: the distance of the first i tiles
-		t := *top          // a local in the loop, not a shared cache line
-		from := 0
-		for e := lo; e < hi; e += block {
-			if e > lo {
-				from = cur.Seek(e)
-			}
-			cells := cur.Cells()
-			for i := from; i < k-1; i++ {
-				sum[i+1] = sum[i] + uint64(md[i][cells[i]])
-			}
-			last := &md[k-1]
-			x := e
-			for free := all &^ cur.Used(k-1); free != 0; free &= free - 1 {
-				c, err := values.ToExcess(v.Get(x), sum[k-1]+uint64(last[bits.TrailingZeros32(free)]))
-				if err != nil {
-					cur.Seek(x)
-					return fmt.Errorf("internal error: placement %v: %w", cur.Cells(), err)
-				}
-				v.Set(x, c)
-				t = max(t, c)
-				x++
-			}
+	// Each goroutine keeps the largest excess it wrote; the largest of all is the answer.
+	type state struct {
+		top uint64
+		buf []uint8
+	}
+	var mu sync.Mutex
+	var states []*state
+	newState := func() *state {
+		st := &state{buf: make([]uint8, excessChunk)}
+		mu.Lock()
+		states = append(states, st)
+		mu.Unlock()
+		return st
+	}
+	err := parallel.ForEach(ctx, workers, v.Len(), excessChunk, newState, func(st *state, lo, hi uint64) error {
+		buf := st.buf[:hi-lo]
+		for i := range buf {
+			buf[i] = uint8(v.Get(lo + uint64(i)))
 		}
-		*top = t
+		top, err := sp.ExcessCodes(lo, buf)
+		if err != nil {
+			return fmt.Errorf("internal error: %w", err)
+		}
+		for i, c := range buf {
+			v.Set(lo+uint64(i), uint64(c))
+		}
+		st.top = max(st.top, top)
 		return nil
 	})
 	if err != nil {
 		return 0, err
 	}
 	var maxEx uint64
-	for _, top := range tops {
-		maxEx = max(maxEx, *top)
+	for _, st := range states {
+		maxEx = max(maxEx, st.top)
 	}
 	return maxEx, nil
 }
 
 // pdbGroupName names a group's member by its tiles: "1,2,3,4".
-func pdbGroupName(tiles []uint8) string {
+func pdbGroupName(tiles []int) string {
 	parts := make([]string, len(tiles))
 	for i, t := range tiles {
-		parts[i] = strconv.Itoa(int(t))
+		parts[i] = strconv.Itoa(t)
 	}
 	return strings.Join(parts, ",")
-}
-
-func intsOf(tiles []uint8) []int {
-	out := make([]int, len(tiles))
-	for i, t := range tiles {
-		out[i] = int(t)
-	}
-	return out
 }
 
 // WriteJSONAtomic writes v as indented JSON to path through a locked temporary file in

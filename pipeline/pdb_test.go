@@ -168,11 +168,7 @@ func pdbGroupInfos(t testing.TB, dir string, m *format.Manifest) []PDBGroupInfo 
 		if err := json.Unmarshal(x.Params, &p); err != nil {
 			t.Fatal(err)
 		}
-		tiles, err := p.TilesUint8()
-		if err != nil {
-			t.Fatal(err)
-		}
-		info, err := recordedGroupInfo(dir, x, tiles)
+		info, err := recordedGroupInfo(dir, x, p.Tiles)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,7 +202,7 @@ func TestPDBBruteForce(t *testing.T) {
 				t.Fatal(err)
 			}
 			dir := t.TempDir()
-			m := pdbBuildSet(t, dir, PDBSpec{PDBSpec: slide.PDBSpec{Rows: c.rows, Cols: c.cols, Goal: c.goal, Groups: groups}, Encoding: c.encoding})
+			m := pdbBuildSet(t, dir, slidePDBSpec(t, slide.PDBSpec{Rows: c.rows, Cols: c.cols, Goal: c.goal, Groups: groups}, c.encoding))
 			var brute []map[string]int
 			for gi, info := range pdbGroupInfos(t, dir, m) {
 				tiles := make([]uint8, len(info.Tiles))
@@ -266,7 +262,7 @@ func TestPDBBruteForce(t *testing.T) {
 func TestPDBInconsistent(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	pdbBuildSet(t, dir, PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}})
+	pdbBuildSet(t, dir, slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, ""))
 	s := pdbOpenSet(t, dir, solver.PDBOpenOptions{})
 	a := pdbPosOf([]byte{1, 2, 0, 4, 3, 5, 6, 7, 8}) // tile 3 in the centre, blank in cell 2
 	b := pdbPosOf([]byte{1, 2, 0, 4, 5, 3, 6, 7, 8}) // ... and in cell 5
@@ -317,8 +313,8 @@ func TestPDBPackingsAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	dirEx, dirVal := t.TempDir(), t.TempDir()
-	pdbBuildSet(t, dirEx, PDBSpec{PDBSpec: slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: groups}})
-	pdbBuildSet(t, dirVal, PDBSpec{PDBSpec: slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: groups}, Encoding: values.EncodingPDBValue})
+	pdbBuildSet(t, dirEx, slidePDBSpec(t, slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: groups}, ""))
+	pdbBuildSet(t, dirVal, slidePDBSpec(t, slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: groups}, values.EncodingPDBValue))
 	plain := pdbOpenSet(t, dirVal, solver.PDBOpenOptions{Packing: solver.PackBytes})
 	others := []*solver.PDBSet{
 		pdbOpenSet(t, dirEx, solver.PDBOpenOptions{}), pdbOpenSet(t, dirEx, solver.PDBOpenOptions{Packing: solver.PackBytes}),
@@ -380,8 +376,7 @@ func TestPDBSpecErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sp := PDBSpec{PDBSpec: slide.PDBSpec{Rows: c.rows, Cols: c.cols, Goal: c.goal, Groups: groups}}
-		if err := sp.Normalize(); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := (slide.PDBSpec{Rows: c.rows, Cols: c.cols, Goal: c.goal, Groups: groups}).Set(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%d×%d %q %q: %v, want an error mentioning %q", c.rows, c.cols, c.goal, c.groups, err, c.want)
 		}
 	}
@@ -399,10 +394,17 @@ func TestPDBSpecErrors(t *testing.T) {
 	if err != nil || len(got) != 3 || !slices.Equal(got[2], []uint8{13, 14, 15}) || !slices.Equal(got[0], []uint8{1, 2, 3, 4, 5, 6}) {
 		t.Errorf("PDBPartition(6-6-3) = %v, %v", got, err)
 	}
-	sp := PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{4, 1, 3}}}}
-	if err := sp.Normalize(); err != nil || !slices.Equal(sp.Groups[0], []uint8{1, 3, 4}) ||
-		sp.Goal != "blank-last" || sp.Encoding != values.EncodingPDBExcess {
+	sp := slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{4, 1, 3}}}, "")
+	if err := sp.Normalize(); err != nil || !slices.Equal(sp.Groups[0].Tiles, []int{1, 3, 4}) ||
+		string(pdbGroupParamsJSON(sp.Groups[0])) != `{"rows":3,"cols":3,"goal":"blank-last","tiles":[1,3,4]}` ||
+		string(pdbSetParams(sp)) != `{"rows":3,"cols":3,"goal":"blank-last","encoding":"`+values.EncodingPDBExcess+`"}` ||
+		sp.Key != "3×3 blank-last" || sp.Encoding != values.EncodingPDBExcess {
 		t.Errorf("Normalize: %v, %+v", err, sp)
+	}
+	for _, bad := range []PDBSpec{{}, {Family: slide.PDBGame{}}, {Family: slide.PDBGame{}, PDBSetSpec: sp.PDBSetSpec, Encoding: "nibbles"}} {
+		if err := bad.Normalize(); err == nil {
+			t.Errorf("Normalize(%+v) accepted", bad)
+		}
 	}
 }
 
@@ -410,7 +412,7 @@ func TestPDBSpecErrors(t *testing.T) {
 func pdbSmallSet(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	pdbBuildSet(t, dir, PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}})
+	pdbBuildSet(t, dir, slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, ""))
 	return dir
 }
 
@@ -556,7 +558,7 @@ func TestPDBSetAccessors(t *testing.T) { // not parallel: AllocsPerRun
 func BenchmarkPDBSetH(b *testing.B) {
 	dir := b.TempDir()
 	groups, _ := slide.PDBPartition("4-4-4-3", 4, 4)
-	pdbBuildSet(b, dir, PDBSpec{PDBSpec: slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: groups}})
+	pdbBuildSet(b, dir, slidePDBSpec(b, slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: groups}, ""))
 	rng := rand.New(rand.NewPCG(1, 1))
 	board := pdbGoalBoard(16, "blank-first")
 	var boards [][]uint8
@@ -602,7 +604,7 @@ func groupFile(t testing.TB, dir string, gi int) string {
 func TestPDBRebuildKeepsOldSet(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	old := PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}}
+	old := slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, "")
 	pdbBuildSet(t, dir, old)
 	probe := func() []int {
 		s, err := tables.OpenSet(dir)
@@ -629,7 +631,7 @@ func TestPDBRebuildKeepsOldSet(t *testing.T) {
 				cancel()
 			}
 		}}
-		_, err := PDBSet(ctx, dir, PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: groups}}, opt)
+		_, err := PDBSet(ctx, dir, slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: groups}, ""), opt)
 		cancel()
 		if err == nil {
 			t.Fatal("the rebuild was not interrupted")
@@ -638,7 +640,7 @@ func TestPDBRebuildKeepsOldSet(t *testing.T) {
 			t.Fatalf("after a failed rebuild into %v the old set answers %v, before %v", groups, got, before)
 		}
 	}
-	m := pdbBuildSet(t, dir, PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3}, {4, 5, 6, 7, 8}}}})
+	m := pdbBuildSet(t, dir, slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3}, {4, 5, 6, 7, 8}}}, ""))
 	entries, _ := os.ReadDir(dir)
 	var names []string
 	for _, e := range entries {
@@ -706,7 +708,7 @@ func TestPDBInflatedGroupRefused(t *testing.T) {
 // before any work: no group file is written.
 func TestPDBSetRefusesBadManifestPathFirst(t *testing.T) {
 	t.Parallel()
-	spec := PDBSpec{PDBSpec: slide.PDBSpec{Rows: 2, Cols: 3, Groups: [][]uint8{{1, 2, 3}, {4, 5}}}}
+	spec := slidePDBSpec(t, slide.PDBSpec{Rows: 2, Cols: 3, Groups: [][]uint8{{1, 2, 3}, {4, 5}}}, "")
 	for _, c := range []struct {
 		name string
 		make func(path string) error
@@ -751,7 +753,7 @@ func TestPDBSetRefusesBadManifestPathFirst(t *testing.T) {
 func TestPDBManifestStatesNoCounts(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	spec := PDBSpec{PDBSpec: slide.PDBSpec{Rows: 2, Cols: 3, Groups: [][]uint8{{1, 2, 3}, {4, 5}}}}
+	spec := slidePDBSpec(t, slide.PDBSpec{Rows: 2, Cols: 3, Groups: [][]uint8{{1, 2, 3}, {4, 5}}}, "")
 	var done []PDBGroupInfo
 	m, err := PDBSet(context.Background(), dir, spec, PDBOptions{Workers: 1, GroupDone: func(g int, info PDBGroupInfo) { done = append(done, info) }})
 	if err != nil {
@@ -812,4 +814,15 @@ func TestPipelineImportsNoReader(t *testing.T) {
 			t.Errorf("pipeline imports %s", imp)
 		}
 	}
+}
+
+// slidePDBSpec is the sliding-tile set sp (checked by the family), its files in encoding
+// enc ("" for the default).
+func slidePDBSpec(t testing.TB, sp slide.PDBSpec, enc string) PDBSpec {
+	t.Helper()
+	set, err := sp.Set()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return PDBSpec{Family: slide.PDBGame{}, PDBSetSpec: set, Encoding: enc}
 }

@@ -6,13 +6,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/tablesmith/tablesmith/builder/zeroone"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/games/registry"
-	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/values"
 )
 
@@ -176,20 +174,14 @@ func TierPlanUnits(g games.TieredGame, dir string, plan []TierUnit, opt PlanOpti
 // and recorded there (PDBGroup), and a last unit, pdb-manifest, that writes the manifest
 // once every group is there (PDBAssemble) — none when the set in dir is spec's, whole.
 func PDBUnits(dir string, spec PDBSpec, opt PlanOptions) ([]Unit, error) {
-	spec.Groups = slices.Clone(spec.Groups)
 	if err := spec.Normalize(); err != nil {
 		return nil, err
 	}
-	base := []string{opt.exe(), "build", "pdb", "--rows", strconv.Itoa(spec.Rows), "--cols", strconv.Itoa(spec.Cols),
-		"--goal", spec.Goal, "--groups", pdbGroupsString(spec.Groups), "--encoding", pdbEncodingFlag(spec.Encoding)}
+	base := append(append([]string{opt.exe(), "build", "pdb"}, spec.Flags...), "--encoding", pdbEncodingFlag(spec.Encoding))
 	var all []Unit
 	var groupIDs []string
-	for gi, tiles := range spec.Groups {
-		grp, err := slide.NewPDBGroup(pdbGroupParams(spec, tiles))
-		if err != nil {
-			return nil, err
-		}
-		sp, err := slide.NewPDBSpace(grp.Geometry(), grp.Goal(), tiles)
+	for gi, gr := range spec.Groups {
+		sp, err := spec.Family.NewPDBBuild(gr.Params)
 		if err != nil {
 			return nil, err
 		}
@@ -211,22 +203,10 @@ func PDBUnits(dir string, spec PDBSpec, opt PlanOptions) ([]Unit, error) {
 		if i == len(spec.Groups) {
 			return pdbManifestComplete(dir, spec)
 		}
-		_, ok := recordedGroup(dir, pdbFileName(spec, i, spec.Groups[i]), pdbGroupParamsJSON(spec, spec.Groups[i]))
+		gr := spec.Groups[i]
+		_, ok := recordedGroup(dir, spec.Family, pdbFileName(spec, i, gr.Tiles), pdbGroupParamsJSON(gr))
 		return ok, nil
 	})
-}
-
-// pdbGroupsString writes groups as --groups takes them: 1,2,3/4,5.
-func pdbGroupsString(groups [][]uint8) string {
-	parts := make([]string, len(groups))
-	for i, g := range groups {
-		s := make([]string, len(g))
-		for j, t := range g {
-			s[j] = strconv.Itoa(int(t))
-		}
-		parts[i] = strings.Join(s, ",")
-	}
-	return strings.Join(parts, "/")
 }
 
 // pdbEncodingFlag is the --encoding value of an encoding.

@@ -241,7 +241,7 @@ func TestRunUnits(t *testing.T) {
 func TestPDBUnits(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	spec := PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}}
+	spec := slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, "")
 	whole, units := t.TempDir(), t.TempDir()
 	if _, err := PDBSet(ctx, whole, spec, PDBOptions{Workers: 2}); err != nil {
 		t.Fatal(err)
@@ -317,7 +317,7 @@ func TestPDBUnits(t *testing.T) {
 func TestVerifyUnits(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	spec := PDBSpec{PDBSpec: slide.PDBSpec{Rows: 2, Cols: 3, Groups: [][]uint8{{1, 2, 3}, {4, 5}}}}
+	spec := slidePDBSpec(t, slide.PDBSpec{Rows: 2, Cols: 3, Groups: [][]uint8{{1, 2, 3}, {4, 5}}}, "")
 	m, err := PDBSet(context.Background(), dir, spec, PDBOptions{Workers: 1})
 	if err != nil {
 		t.Fatal(err)

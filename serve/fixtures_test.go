@@ -109,7 +109,11 @@ func buildFixtures() (string, error) {
 			return root, err
 		}
 	}
-	spec := pipeline.PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}}
+	set, err := slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}.Set()
+	if err != nil {
+		return root, err
+	}
+	spec := pipeline.PDBSpec{Family: slide.PDBGame{}, PDBSetSpec: set}
 	if _, err := pipeline.PDBSet(ctx, filepath.Join(dir, "pdb8"), spec, pipeline.PDBOptions{Workers: 2}); err != nil {
 		return root, err
 	}

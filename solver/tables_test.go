@@ -31,10 +31,7 @@ func TestPatternsMatchTableFiles(t *testing.T) {
 	} {
 		geo, _ := slide.NewGeometry(tc.rows, tc.cols)
 		dir := t.TempDir()
-		spec := pipeline.PDBSpec{PDBSpec: slide.PDBSpec{Rows: tc.rows, Cols: tc.cols, Goal: tc.goal.String()}, Encoding: tc.encoding}
-		for _, g := range tc.groups {
-			spec.Groups = append(spec.Groups, append([]uint8(nil), g...))
-		}
+		spec := slidePDBSpec(t, slide.PDBSpec{Rows: tc.rows, Cols: tc.cols, Goal: tc.goal.String(), Groups: tc.groups}, tc.encoding)
 		if _, err := pipeline.PDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2}); err != nil {
 			t.Fatal(err)
 		}

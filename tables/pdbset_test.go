@@ -51,7 +51,7 @@ func TestOpenSetChecksPDBMembers(t *testing.T) {
 	t.Parallel()
 	build := func(t *testing.T, enc string) string {
 		dir := t.TempDir()
-		spec := pipeline.PDBSpec{PDBSpec: slide.PDBSpec{Rows: 2, Cols: 3, Groups: [][]uint8{{1, 2, 3}, {4, 5}}}, Encoding: enc}
+		spec := slidePDBSpec(t, slide.PDBSpec{Rows: 2, Cols: 3, Groups: [][]uint8{{1, 2, 3}, {4, 5}}}, enc)
 		if _, err := pipeline.PDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 1}); err != nil {
 			t.Fatal(err)
 		}
@@ -167,4 +167,15 @@ func TestOpenSetChecksPDBMembers(t *testing.T) {
 			t.Errorf("Verify: %v", err)
 		}
 	})
+}
+
+// slidePDBSpec is the sliding-tile set sp (checked by the family), its files in encoding
+// enc ("" for the default).
+func slidePDBSpec(t testing.TB, sp slide.PDBSpec, enc string) pipeline.PDBSpec {
+	t.Helper()
+	set, err := sp.Set()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pipeline.PDBSpec{Family: slide.PDBGame{}, PDBSetSpec: set, Encoding: enc}
 }

@@ -152,7 +152,7 @@ func TestVerifyCatchesLyingHanoiAndSlideShapes(t *testing.T) {
 func TestVerifyCatchesLyingPDBGroups(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	spec := pipeline.PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}}
+	spec := slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, "")
 	m, err := pipeline.PDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +194,7 @@ func TestVerifyCatchesLyingPDBGroups(t *testing.T) {
 func TestSetRoutesStates(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	spec := pipeline.PDBSpec{PDBSpec: slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}}
+	spec := slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, "")
 	if _, err := pipeline.PDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}

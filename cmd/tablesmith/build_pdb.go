@@ -8,7 +8,8 @@ import (
 
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/format"
-	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/games/registry"
 	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/solver"
 	"github.com/tablesmith/tablesmith/values"
@@ -16,23 +17,37 @@ import (
 
 const buildPDBArgs = "pdb --rows R --cols C [--goal blank-last|blank-first] (--groups 1,2,3/4,5 | --partition 7-8) [--group K | --assemble] [--workers N] -o DIR"
 
-// pdbSpecFlags declares the flags that describe a pattern-database set (board, goal,
-// groups, encoding) on fs; the returned func checks them once fs is parsed.
-func pdbSpecFlags(fs *flag.FlagSet, partitionFlag string) func() (pipeline.PDBSpec, error) {
-	rows := fs.Int("rows", 0, "board rows (2..5)")
-	cols := fs.Int("cols", 0, "board columns (2..5)")
-	goal := fs.String("goal", "blank-last", "goal layout: blank-last or blank-first (Korf's 15-puzzle instances)")
-	groups := fs.String("groups", "", "tile groups: tiles separated by commas, groups by slashes, e.g. 1,2,3/4,5,6")
-	partition := fs.String(partitionFlag, "", "groups of consecutive tiles by size, e.g. 7-8 (tiles 1-7 and 8-15), 6-6-3, 5-5-5")
+// pdbFamily returns the registered pattern-database family: `build pdb` and `plan pdb`
+// name the capability, not a game, so there must be exactly one.
+func pdbFamily() (games.PDBFamily, error) {
+	var fams []games.PDBFamily
+	for _, g := range registry.All() {
+		if f, ok := g.(games.PDBFamily); ok {
+			fams = append(fams, f)
+		}
+	}
+	if len(fams) != 1 {
+		return nil, fmt.Errorf("%d pattern-database families are registered; want one", len(fams))
+	}
+	return fams[0], nil
+}
+
+// pdbSpecFlags declares on fs the flags that describe a pattern-database set: the
+// family's (board, goal, groups: see games.PDBFamily.BindSetFlags) and the files'
+// encoding; the returned func checks them once fs is parsed.
+func pdbSpecFlags(fs *flag.FlagSet) func() (pipeline.PDBSpec, error) {
+	fam, err := pdbFamily()
+	if err != nil {
+		return func() (pipeline.PDBSpec, error) { return pipeline.PDBSpec{}, err }
+	}
+	setOf := fam.BindSetFlags(fs)
 	encoding := fs.String("encoding", "excess", "what the files store: excess (over the Manhattan distance, halved: fewer bits) or value")
 	return func() (pipeline.PDBSpec, error) {
-		spec := pipeline.PDBSpec{PDBSpec: slide.PDBSpec{Rows: *rows, Cols: *cols, Goal: *goal}}
-		switch {
-		case *rows == 0 || *cols == 0:
-			return spec, fmt.Errorf("%w: --rows and --cols are required", errUsage)
-		case (*groups == "") == (*partition == ""):
-			return spec, fmt.Errorf("%w: give exactly one of --groups and --%s", errUsage, partitionFlag)
+		set, err := setOf()
+		if err != nil {
+			return pipeline.PDBSpec{}, fmt.Errorf("%w: %v", errUsage, err)
 		}
+		spec := pipeline.PDBSpec{Family: fam, PDBSetSpec: set}
 		switch *encoding {
 		case "excess":
 			spec.Encoding = values.EncodingPDBExcess
@@ -41,16 +56,7 @@ func pdbSpecFlags(fs *flag.FlagSet, partitionFlag string) func() (pipeline.PDBSp
 		default:
 			return spec, fmt.Errorf("%w: --encoding must be excess or value", errUsage)
 		}
-		var err error
-		if *groups != "" {
-			spec.Groups, err = slide.ParsePDBGroups(*groups)
-		} else {
-			spec.Groups, err = slide.PDBPartition(*partition, *rows, *cols)
-		}
-		if err == nil {
-			err = spec.Normalize()
-		}
-		if err != nil {
+		if err := spec.Normalize(); err != nil {
 			return spec, fmt.Errorf("%w: %v", errUsage, err)
 		}
 		return spec, nil
@@ -62,7 +68,7 @@ func pdbSpecFlags(fs *flag.FlagSet, partitionFlag string) func() (pipeline.PDBSp
 // group (--group K) or the manifest (--assemble) as a unit of a plan.
 func runBuildPDB(e *env, args []string) (err error) {
 	fs := newFlags(e, "build", buildPDBArgs)
-	specOf := pdbSpecFlags(fs, "partition")
+	specOf := pdbSpecFlags(fs)
 	group := fs.Int("group", 0, "build only `K`, the group's number from 1, and record it in DIR: one unit of a plan (tablesmith plan pdb)")
 	assemble := fs.Bool("assemble", false, "write DIR/manifest.json from the groups built with --group")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers")

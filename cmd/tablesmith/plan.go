@@ -66,7 +66,7 @@ func runPlan(e *env, args []string) error {
 	case tiered != nil:
 		unitsOf = tierPlanFlags(fs, tiered, false)
 	case kind == "pdb":
-		specOf = pdbSpecFlags(fs, "partition") // --partition is the tiles' here, as for build pdb
+		specOf = pdbSpecFlags(fs) // --partition is the tiles' here, as for build pdb
 	case kind == "verify":
 	default:
 		return fmt.Errorf("%w: unknown plan %q (want %s)", errUsage, kind, planKinds())
