@@ -72,7 +72,7 @@ func EightAStar(ctx context.Context, opt EightAStarOptions) ([]AStarRow, error) 
 	if err != nil {
 		return nil, err
 	}
-	set, err := BuildPDBSet(ctx, pipeline.PDBSpec{Family: slide.PDBGame{}, PDBSetSpec: pdb}, 0)
+	set, err := BuildPDBSet(ctx, pipeline.PDBBuildSpec{Family: slide.PDBGame{}, PDBSetSpec: pdb}, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -234,11 +234,11 @@ func BenchmarkKorf(b *testing.B) {
 
 // slidePDBSpec is the sliding-tile set sp (checked by the family), its files in encoding
 // enc ("" for the default).
-func slidePDBSpec(t testing.TB, sp slide.PDBSpec, enc string) pipeline.PDBSpec {
+func slidePDBSpec(t testing.TB, sp slide.PDBSpec, enc string) pipeline.PDBBuildSpec {
 	t.Helper()
 	set, err := sp.Set()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return pipeline.PDBSpec{Family: slide.PDBGame{}, PDBSetSpec: set, Encoding: enc}
+	return pipeline.PDBBuildSpec{Family: slide.PDBGame{}, PDBSetSpec: set, Encoding: enc}
 }

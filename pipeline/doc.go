@@ -2,12 +2,13 @@
 // from the registry (package games/registry), dispatched on its capability (package
 // games), an engine (builder/bfs, builder/zeroone, builder/retro), a value encoding
 // (package values) and the file writer and set manifest (package format). A puzzle table
-// is built by [Puzzle] (breadth-first search with a level-log checkpoint and resume), a
-// pattern-database set by [PDBSet] (or group by group: [PDBGroup], [PDBAssemble]), and any
+// is built by [BuildPuzzle] (breadth-first search with a level-log checkpoint and resume), a
+// pattern-database set by [BuildPDBSet] (or group by group: [BuildPDBGroup], then
+// [AssemblePDBSet]) for any family (games.PDBFamily), and any
 // tiered two-player game's set by one orchestrator: [TierPlan] groups the tiers that reach
 // each other into units in dependency order, [BuildTierUnit] solves one unit (retrograde
 // analysis, or one pass for a tier whose moves all leave it) from the values of the tiers
-// it leads into, and [TierSet] builds a plan, resuming unit by unit. A set too big for
+// it leads into, and [BuildTierSet] builds a plan, resuming unit by unit. A set too big for
 // one machine is a plan of idempotent units ([Unit]: [TierUnits], [PDBUnits],
 // [VerifyUnits]) that run in-process ([RunUnits]) or as Slurm jobs ([SlurmScript]). The CLI
 // (cmd/tablesmith) only parses flags and prints; programs that only probe tables import

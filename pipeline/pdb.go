@@ -46,17 +46,17 @@ import (
 // move by move; the files store the excess over the Manhattan distance instead
 // (values.EncodingPDBExcess).
 
-// PDBSpec describes a set to build: its family, its groups as the family describes them
+// PDBBuildSpec describes a set to build: its family, its groups as the family describes them
 // (checked and normalized by the family: see games.PDBFamily.BindSetFlags) and the
 // files' value encoding.
-type PDBSpec struct {
+type PDBBuildSpec struct {
 	Family games.PDBFamily
 	games.PDBSetSpec
 	Encoding string // values.EncodingPDBExcess (default) or values.EncodingPDBValue
 }
 
 // Normalize checks the spec and fills in the default encoding.
-func (sp *PDBSpec) Normalize() error {
+func (sp *PDBBuildSpec) Normalize() error {
 	switch {
 	case sp.Family == nil:
 		return fmt.Errorf("build: a pattern-database set without its family")
@@ -74,7 +74,7 @@ func (sp *PDBSpec) Normalize() error {
 	return nil
 }
 
-// PDBOptions tune PDBSet. The zero value is usable.
+// PDBOptions tune BuildPDBSet. The zero value is usable.
 type PDBOptions struct {
 	Workers int // 0: GOMAXPROCS
 	// Search and Write, if set, report the progress of group g's search and file.
@@ -107,7 +107,7 @@ func (g PDBGroupInfo) Seconds() float64 {
 
 // pdbSetParams are the parameters of the set spec in its manifest: what every group
 // shares (the family's JSON object) with the files' encoding added as its last member.
-func pdbSetParams(spec PDBSpec) json.RawMessage {
+func pdbSetParams(spec PDBBuildSpec) json.RawMessage {
 	var b bytes.Buffer
 	if err := json.Compact(&b, spec.Params); err != nil || b.Len() < 2 || b.Bytes()[b.Len()-1] != '}' {
 		b.Reset()
@@ -122,15 +122,15 @@ func pdbSetParams(spec PDBSpec) json.RawMessage {
 	return append(append(out, enc...), '}')
 }
 
-// PDBSet builds one table per group of spec into dir (created if needed) and then
+// BuildPDBSet builds one table per group of spec into dir (created if needed) and then
 // switches dir/manifest.json to the new set atomically. Until that rename an old set in
 // dir stays whole and usable: each group's file is named after the group's identity
 // (board, goal, encoding, tiles), so a file the old manifest names is only ever replaced,
 // atomically, by a file of the same group; files no manifest names any more are removed
 // after the switch. The files are reproducible (the same bytes from every build, on any
 // machine, with any workers); what changes from run to run is in the manifest. For a set
-// built group by group, as separate units of work, see PDBGroup and PDBAssemble.
-func PDBSet(ctx context.Context, dir string, spec PDBSpec, opt PDBOptions) (*format.Manifest, error) {
+// built group by group, as separate units of work, see BuildPDBGroup and AssemblePDBSet.
+func BuildPDBSet(ctx context.Context, dir string, spec PDBBuildSpec, opt PDBOptions) (*format.Manifest, error) {
 	spec, err := normalizedPDBSpec(spec)
 	if err != nil {
 		return nil, err
@@ -162,13 +162,13 @@ func PDBSet(ctx context.Context, dir string, spec PDBSpec, opt PDBOptions) (*for
 }
 
 // normalizedPDBSpec returns a normalized copy of spec.
-func normalizedPDBSpec(spec PDBSpec) (PDBSpec, error) {
+func normalizedPDBSpec(spec PDBBuildSpec) (PDBBuildSpec, error) {
 	return spec, spec.Normalize()
 }
 
 // newPDBManifest starts the manifest of the set spec: the game, and the set's parameters
 // (board, goal, encoding); the groups are its members.
-func newPDBManifest(spec PDBSpec, opt PDBOptions) *format.Manifest {
+func newPDBManifest(spec PDBBuildSpec, opt PDBOptions) *format.Manifest {
 	m := format.NewManifest(format.SetPDB, spec.Family.Name(), "")
 	m.Params = pdbSetParams(spec)
 	b := opt.Build
@@ -194,11 +194,11 @@ func writePDBManifest(dir string, m *format.Manifest, keep []format.Member) erro
 	return nil
 }
 
-// A set built group by group: PDBGroup writes one group's file and records it, with its
+// A set built group by group: BuildPDBGroup writes one group's file and records it, with its
 // SHA-256 and its build time, in dir/manifest.partial.json (under the set's lock, so
-// that units running at once lose nothing); PDBAssemble turns the records into the
+// that units running at once lose nothing); AssemblePDBSet turns the records into the
 // manifest once every group is there. Until then an old set in dir stays whole, as with
-// PDBSet.
+// BuildPDBSet.
 const (
 	pdbPartialName   = "manifest.partial.json"
 	pdbPartialFormat = "tablesmith-pdb-partial"
@@ -295,11 +295,11 @@ func recordedGroupInfo(dir string, x format.Member, tiles []int) (PDBGroupInfo, 
 	return info, nil
 }
 
-// PDBGroup builds group gi (from 0) of the set spec into dir as one unit of work and
+// BuildPDBGroup builds group gi (from 0) of the set spec into dir as one unit of work and
 // records it (see pdbPartialName). It does nothing, and reports built false, when the
 // group's file is already recorded, in the partial record or the manifest, with the same
-// SHA-256. The file is the one PDBSet writes, byte for byte.
-func PDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, opt PDBOptions) (info PDBGroupInfo, built bool, err error) {
+// SHA-256. The file is the one BuildPDBSet writes, byte for byte.
+func BuildPDBGroup(ctx context.Context, dir string, spec PDBBuildSpec, gi int, opt PDBOptions) (info PDBGroupInfo, built bool, err error) {
 	if spec, err = normalizedPDBSpec(spec); err != nil {
 		return info, false, err
 	}
@@ -330,11 +330,11 @@ func PDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, opt PDBOpti
 	return info, true, WriteJSONAtomic(filepath.Join(dir, pdbPartialName), p)
 }
 
-// PDBAssemble writes dir/manifest.json for the set spec from its groups' files, built by
-// PDBGroup, and removes the group files that no manifest or record names any more. It
+// AssemblePDBSet writes dir/manifest.json for the set spec from its groups' files, built by
+// BuildPDBGroup, and removes the group files that no manifest or record names any more. It
 // does nothing, and reports built false, when the manifest already describes spec with
 // every file in place; a group not built (or whose file changed) is an error naming it.
-func PDBAssemble(dir string, spec PDBSpec, opt PDBOptions) (m *format.Manifest, built bool, err error) {
+func AssemblePDBSet(dir string, spec PDBBuildSpec, opt PDBOptions) (m *format.Manifest, built bool, err error) {
 	if spec, err = normalizedPDBSpec(spec); err != nil {
 		return nil, false, err
 	}
@@ -379,7 +379,7 @@ func PDBAssemble(dir string, spec PDBSpec, opt PDBOptions) (m *format.Manifest, 
 
 // assemblePDBManifest writes the manifest of spec from the groups' records (the caller
 // holds the lock).
-func assemblePDBManifest(dir string, spec PDBSpec, opt PDBOptions) (*format.Manifest, error) {
+func assemblePDBManifest(dir string, spec PDBBuildSpec, opt PDBOptions) (*format.Manifest, error) {
 	m := newPDBManifest(spec, opt)
 	for gi, gr := range spec.Groups {
 		x, ok := recordedGroup(dir, spec.Family, pdbFileName(spec, gi, gr.Tiles), pdbGroupParamsJSON(gr))
@@ -397,7 +397,7 @@ func assemblePDBManifest(dir string, spec PDBSpec, opt PDBOptions) (*format.Mani
 
 // pdbManifestComplete reports whether dir's manifest is the set spec's with every group
 // file in place (the SHA-256 it records).
-func pdbManifestComplete(dir string, spec PDBSpec) (bool, error) {
+func pdbManifestComplete(dir string, spec PDBBuildSpec) (bool, error) {
 	m, err := readPDBManifest(dir, spec.Family)
 	if err != nil || len(m.Members) != len(spec.Groups) {
 		return false, nil // none, another set's, or unreadable: write it (again)
@@ -419,7 +419,7 @@ func pdbManifestComplete(dir string, spec PDBSpec) (bool, error) {
 
 // pdbFileName names a group's file after the group's identity: the set's key (its shared
 // parameters), the encoding and the tiles.
-func pdbFileName(spec PDBSpec, gi int, tiles []int) string {
+func pdbFileName(spec PDBBuildSpec, gi int, tiles []int) string {
 	id := fmt.Sprintf("%s %s %v", spec.Key, spec.Encoding, tiles)
 	return fmt.Sprintf("group%d-%08x.tsm", gi+1, crc32.Checksum([]byte(id), crc32.MakeTable(crc32.Castagnoli)))
 }
@@ -443,7 +443,7 @@ func removeUnlisted(dir string, groups []format.Member) {
 }
 
 // buildPDBGroup builds group gi's file into dir; its errors name the group.
-func buildPDBGroup(ctx context.Context, dir string, spec PDBSpec, gi int, opt PDBOptions) (info PDBGroupInfo, err error) {
+func buildPDBGroup(ctx context.Context, dir string, spec PDBBuildSpec, gi int, opt PDBOptions) (info PDBGroupInfo, err error) {
 	gr := spec.Groups[gi]
 	tiles := gr.Tiles
 	defer func() {

@@ -138,9 +138,9 @@ func pdbPosOf(board []byte) []uint8 {
 	return pos
 }
 
-func pdbBuildSet(t testing.TB, dir string, spec PDBSpec) *format.Manifest {
+func pdbBuildSet(t testing.TB, dir string, spec PDBBuildSpec) *format.Manifest {
 	t.Helper()
-	m, err := PDBSet(context.Background(), dir, spec, PDBOptions{Workers: 2})
+	m, err := BuildPDBSet(context.Background(), dir, spec, PDBOptions{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -401,7 +401,7 @@ func TestPDBSpecErrors(t *testing.T) {
 		sp.Key != "3×3 blank-last" || sp.Encoding != values.EncodingPDBExcess {
 		t.Errorf("Normalize: %v, %+v", err, sp)
 	}
-	for _, bad := range []PDBSpec{{}, {Family: slide.PDBGame{}}, {Family: slide.PDBGame{}, PDBSetSpec: sp.PDBSetSpec, Encoding: "nibbles"}} {
+	for _, bad := range []PDBBuildSpec{{}, {Family: slide.PDBGame{}}, {Family: slide.PDBGame{}, PDBSetSpec: sp.PDBSetSpec, Encoding: "nibbles"}} {
 		if err := bad.Normalize(); err == nil {
 			t.Errorf("Normalize(%+v) accepted", bad)
 		}
@@ -631,7 +631,7 @@ func TestPDBRebuildKeepsOldSet(t *testing.T) {
 				cancel()
 			}
 		}}
-		_, err := PDBSet(ctx, dir, slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: groups}, ""), opt)
+		_, err := BuildPDBSet(ctx, dir, slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: groups}, ""), opt)
 		cancel()
 		if err == nil {
 			t.Fatal("the rebuild was not interrupted")
@@ -659,16 +659,7 @@ func TestPDBInflatedGroupRefused(t *testing.T) {
 	t.Parallel()
 	dir := pdbSmallSet(t)
 	path := groupFile(t, dir, 0)
-	r, err := format.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	meta := r.Meta()
-	codes := make([]uint32, meta.Slots)
-	if err := r.Codes(codes, 0); err != nil {
-		t.Fatal(err)
-	}
-	r.Close()
+	meta, codes := readTable(t, path)
 	for i := range codes {
 		codes[i] = min(codes[i]+1, 1<<meta.CodeBits-1)
 	}
@@ -704,7 +695,7 @@ func TestPDBInflatedGroupRefused(t *testing.T) {
 }
 
 // TestPDBSetRefusesBadManifestPathFirst: a manifest path that could not be written at the
-// end (a symbolic link, a directory) is refused by PDBSet, PDBGroup and PDBAssemble
+// end (a symbolic link, a directory) is refused by BuildPDBSet, BuildPDBGroup and AssemblePDBSet
 // before any work: no group file is written.
 func TestPDBSetRefusesBadManifestPathFirst(t *testing.T) {
 	t.Parallel()
@@ -720,15 +711,15 @@ func TestPDBSetRefusesBadManifestPathFirst(t *testing.T) {
 			name string
 			f    func(dir string) error
 		}{
-			{"PDBSet", func(dir string) error {
-				_, err := PDBSet(context.Background(), dir, spec, PDBOptions{Workers: 1})
+			{"BuildPDBSet", func(dir string) error {
+				_, err := BuildPDBSet(context.Background(), dir, spec, PDBOptions{Workers: 1})
 				return err
 			}},
-			{"PDBGroup", func(dir string) error {
-				_, _, err := PDBGroup(context.Background(), dir, spec, 0, PDBOptions{Workers: 1})
+			{"BuildPDBGroup", func(dir string) error {
+				_, _, err := BuildPDBGroup(context.Background(), dir, spec, 0, PDBOptions{Workers: 1})
 				return err
 			}},
-			{"PDBAssemble", func(dir string) error { _, _, err := PDBAssemble(dir, spec, PDBOptions{}); return err }},
+			{"AssemblePDBSet", func(dir string) error { _, _, err := AssemblePDBSet(dir, spec, PDBOptions{}); return err }},
 		} {
 			dir := t.TempDir()
 			if err := c.make(filepath.Join(dir, format.ManifestName)); err != nil {
@@ -755,7 +746,7 @@ func TestPDBManifestStatesNoCounts(t *testing.T) {
 	dir := t.TempDir()
 	spec := slidePDBSpec(t, slide.PDBSpec{Rows: 2, Cols: 3, Groups: [][]uint8{{1, 2, 3}, {4, 5}}}, "")
 	var done []PDBGroupInfo
-	m, err := PDBSet(context.Background(), dir, spec, PDBOptions{Workers: 1, GroupDone: func(g int, info PDBGroupInfo) { done = append(done, info) }})
+	m, err := BuildPDBSet(context.Background(), dir, spec, PDBOptions{Workers: 1, GroupDone: func(g int, info PDBGroupInfo) { done = append(done, info) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -790,7 +781,7 @@ func TestPDBManifestStatesNoCounts(t *testing.T) {
 		if done[gi].Entries != meta.Slots || done[gi].CodeBits != meta.CodeBits || done[gi].SHA256 != x.SHA256 {
 			t.Errorf("group %d reported %+v, file %+v", gi+1, done[gi], meta)
 		}
-		again, built, err := PDBGroup(context.Background(), dir, spec, gi, PDBOptions{Workers: 1})
+		again, built, err := BuildPDBGroup(context.Background(), dir, spec, gi, PDBOptions{Workers: 1})
 		if err != nil || built {
 			t.Fatalf("group %d again: %v %v", gi+1, built, err)
 		}
@@ -818,11 +809,11 @@ func TestPipelineImportsNoReader(t *testing.T) {
 
 // slidePDBSpec is the sliding-tile set sp (checked by the family), its files in encoding
 // enc ("" for the default).
-func slidePDBSpec(t testing.TB, sp slide.PDBSpec, enc string) PDBSpec {
+func slidePDBSpec(t testing.TB, sp slide.PDBSpec, enc string) PDBBuildSpec {
 	t.Helper()
 	set, err := sp.Set()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return PDBSpec{Family: slide.PDBGame{}, PDBSetSpec: set, Encoding: enc}
+	return PDBBuildSpec{Family: slide.PDBGame{}, PDBSetSpec: set, Encoding: enc}
 }

@@ -171,9 +171,9 @@ func TierPlanUnits(g games.TieredGame, dir string, plan []TierUnit, opt PlanOpti
 }
 
 // PDBUnits plans the set spec into dir: a unit per group whose file is not yet built
-// and recorded there (PDBGroup), and a last unit, pdb-manifest, that writes the manifest
-// once every group is there (PDBAssemble) — none when the set in dir is spec's, whole.
-func PDBUnits(dir string, spec PDBSpec, opt PlanOptions) ([]Unit, error) {
+// and recorded there (BuildPDBGroup), and a last unit, pdb-manifest, that writes the manifest
+// once every group is there (AssemblePDBSet) — none when the set in dir is spec's, whole.
+func PDBUnits(dir string, spec PDBBuildSpec, opt PlanOptions) ([]Unit, error) {
 	if err := spec.Normalize(); err != nil {
 		return nil, err
 	}

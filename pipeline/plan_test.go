@@ -143,7 +143,7 @@ func TestMillPlanRescue(t *testing.T) {
 		for _, u := range units {
 			ps = append(ps, millUnit(t, strings.TrimPrefix(u.ID, "mill-")))
 		}
-		if err := TierSet(ctx, millGame, one, ps, TierOptions{Workers: 2, Jobs: 2}); err != nil {
+		if err := BuildTierSet(ctx, millGame, one, ps, TierOptions{Workers: 2, Jobs: 2}); err != nil {
 			t.Fatal(err)
 		}
 		if got := dirSums(t, one); !reflect.DeepEqual(got, want) {
@@ -236,14 +236,14 @@ func TestRunUnits(t *testing.T) {
 	}
 }
 
-// TestPDBUnits: a set built group by group, as a plan's units, is the set PDBSet builds,
+// TestPDBUnits: a set built group by group, as a plan's units, is the set BuildPDBSet builds,
 // byte for byte; complete units drop out of the plan, and damage puts them back.
 func TestPDBUnits(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	spec := slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, "")
 	whole, units := t.TempDir(), t.TempDir()
-	if _, err := PDBSet(ctx, whole, spec, PDBOptions{Workers: 2}); err != nil {
+	if _, err := BuildPDBSet(ctx, whole, spec, PDBOptions{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	plan := func(dir string, want ...string) {
@@ -256,36 +256,36 @@ func TestPDBUnits(t *testing.T) {
 			t.Fatalf("plan %q, want %q", got, want)
 		}
 	}
-	plan(whole) // PDBSet's set is complete
+	plan(whole) // BuildPDBSet's set is complete
 	plan(units, "pdb-group-1<", "pdb-group-2<", "pdb-manifest<pdb-group-1,pdb-group-2")
 	us, _ := PDBUnits(units, spec, PlanOptions{Exe: "ts"})
 	if c := us[1].Command; !slices.Equal(c, []string{"ts", "build", "pdb", "--rows", "3", "--cols", "3", "--goal", "blank-last",
 		"--groups", "1,2,3,4/5,6,7,8", "--encoding", "excess", "--group", "2", "--workers", "1", "-o", units}) {
 		t.Errorf("group 2's command %q", c)
 	}
-	if _, built, err := PDBGroup(ctx, units, spec, 1, PDBOptions{Workers: 1}); err != nil || !built {
+	if _, built, err := BuildPDBGroup(ctx, units, spec, 1, PDBOptions{Workers: 1}); err != nil || !built {
 		t.Fatal(built, err)
 	}
 	plan(units, "pdb-group-1<", "pdb-manifest<pdb-group-1")
-	if _, _, err := PDBAssemble(units, spec, PDBOptions{}); err == nil || !strings.Contains(err.Error(), "group 1 [1 2 3 4]") ||
+	if _, _, err := AssemblePDBSet(units, spec, PDBOptions{}); err == nil || !strings.Contains(err.Error(), "group 1 [1 2 3 4]") ||
 		!strings.Contains(err.Error(), "--group 1") {
 		t.Fatalf("assembling without group 1: %v", err)
 	}
 	if tables.IsSet(units) {
 		t.Fatal("a manifest was written for half a set")
 	}
-	if _, built, err := PDBGroup(ctx, units, spec, 0, PDBOptions{Workers: 2}); err != nil || !built {
+	if _, built, err := BuildPDBGroup(ctx, units, spec, 0, PDBOptions{Workers: 2}); err != nil || !built {
 		t.Fatal(built, err)
 	}
-	if _, built, err := PDBGroup(ctx, units, spec, 0, PDBOptions{Workers: 2}); err != nil || built {
+	if _, built, err := BuildPDBGroup(ctx, units, spec, 0, PDBOptions{Workers: 2}); err != nil || built {
 		t.Fatalf("a recorded group was built again: %v %v", built, err)
 	}
 	plan(units, "pdb-manifest<")
-	m, built, err := PDBAssemble(units, spec, PDBOptions{})
+	m, built, err := AssemblePDBSet(units, spec, PDBOptions{})
 	if err != nil || !built || len(m.Members) != 2 {
 		t.Fatal(m, built, err)
 	}
-	if _, built, err := PDBAssemble(units, spec, PDBOptions{}); err != nil || built {
+	if _, built, err := AssemblePDBSet(units, spec, PDBOptions{}); err != nil || built {
 		t.Fatalf("assembling a complete set again: %v %v", built, err)
 	}
 	plan(units)
@@ -298,17 +298,17 @@ func TestPDBUnits(t *testing.T) {
 	// A damaged group file: its unit and the manifest's come back.
 	flipByte(t, filepath.Join(units, m.Members[1].File))
 	plan(units, "pdb-group-2<", "pdb-manifest<pdb-group-2")
-	if _, _, err := PDBGroup(ctx, units, spec, 1, PDBOptions{}); err != nil {
+	if _, _, err := BuildPDBGroup(ctx, units, spec, 1, PDBOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	plan(units) // the same bytes again: the manifest's record holds
-	if _, built, err := PDBAssemble(units, spec, PDBOptions{}); err != nil || built {
+	if _, built, err := AssemblePDBSet(units, spec, PDBOptions{}); err != nil || built {
 		t.Fatal(built, err)
 	}
 	if _, err := os.Stat(filepath.Join(units, pdbPartialName)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the partial record outlives the manifest: %v", err)
 	}
-	if _, _, err := PDBGroup(ctx, units, spec, 2, PDBOptions{}); err == nil {
+	if _, _, err := BuildPDBGroup(ctx, units, spec, 2, PDBOptions{}); err == nil {
 		t.Error("group 3 of a two-group set")
 	}
 }
@@ -318,7 +318,7 @@ func TestVerifyUnits(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	spec := slidePDBSpec(t, slide.PDBSpec{Rows: 2, Cols: 3, Groups: [][]uint8{{1, 2, 3}, {4, 5}}}, "")
-	m, err := PDBSet(context.Background(), dir, spec, PDBOptions{Workers: 1})
+	m, err := BuildPDBSet(context.Background(), dir, spec, PDBOptions{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,7 +54,7 @@ type puzzleSpace interface{ bfs.Space }
 // level there when checkpointing), then the table written under a temporary name and
 // renamed into place. The checkpoint (and any stale one of the same output) is removed
 // once the table is in place.
-func Puzzle(ctx context.Context, in *games.Instance, out string, opt PuzzleOptions) (*PuzzleResult, error) {
+func BuildPuzzle(ctx context.Context, in *games.Instance, out string, opt PuzzleOptions) (*PuzzleResult, error) {
 	sp, ok := in.Space.(puzzleSpace)
 	if _, isPuzzle := in.Game.(games.PuzzleGame); !ok || !isPuzzle {
 		return nil, fmt.Errorf("build: %s is not a puzzle that breadth-first search builds", in.Game.Name())

@@ -14,9 +14,9 @@ import (
 
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/builder/levellog"
+	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/games/registry"
-	"github.com/tablesmith/tablesmith/tables"
 )
 
 func instance(t *testing.T, game, params, index string) *games.Instance {
@@ -39,7 +39,7 @@ func interruptedBuild(t *testing.T, in *games.Instance, out string) {
 			cancel()
 		}
 	}}
-	_, err := Puzzle(ctx, in, out, opt)
+	_, err := BuildPuzzle(ctx, in, out, opt)
 	if err == nil {
 		t.Fatal("the build was not interrupted")
 	}
@@ -100,7 +100,7 @@ func TestResumeRefusesForeignCheckpoints(t *testing.T) {
 				t.Fatal(err)
 			}
 			rewriteHeader(t, out+".ckpt", c.edit)
-			_, err := Puzzle(context.Background(), c.into, out, PuzzleOptions{Workers: 2, Resume: true})
+			_, err := BuildPuzzle(context.Background(), c.into, out, PuzzleOptions{Workers: 2, Resume: true})
 			if !errors.Is(err, levellog.ErrCheckpoint) || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("resume: %v; want ErrCheckpoint mentioning %q", err, c.want)
 			}
@@ -118,14 +118,14 @@ func TestResumeCompletes(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "resumed.tsm")
 	interruptedBuild(t, in, out)
-	if _, err := Puzzle(context.Background(), in, out, PuzzleOptions{Workers: 2, Resume: true}); err != nil {
+	if _, err := BuildPuzzle(context.Background(), in, out, PuzzleOptions{Workers: 2, Resume: true}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(out + ".ckpt"); !os.IsNotExist(err) {
 		t.Fatalf("the checkpoint is left behind: %v", err)
 	}
 	whole := filepath.Join(dir, "whole.tsm")
-	if _, err := Puzzle(context.Background(), in, whole, PuzzleOptions{Workers: 2}); err != nil {
+	if _, err := BuildPuzzle(context.Background(), in, whole, PuzzleOptions{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	a, b := readCodes(t, out), readCodes(t, whole)
@@ -148,7 +148,7 @@ func TestResumeHeaderOnlyCheckpoint(t *testing.T) {
 	in := instance(t, "slide", `{"rows":2,"cols":5,"goal":"blank-last"}`, "lex-half")
 	dir := t.TempDir()
 	whole := filepath.Join(dir, "whole.tsm")
-	if _, err := Puzzle(context.Background(), in, whole, PuzzleOptions{Workers: 2}); err != nil {
+	if _, err := BuildPuzzle(context.Background(), in, whole, PuzzleOptions{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	src := filepath.Join(dir, "src.tsm")
@@ -170,7 +170,7 @@ func TestResumeHeaderOnlyCheckpoint(t *testing.T) {
 					t.Errorf("%d bytes: the search starts with %d states known", keep, p.Base)
 				}
 			}}
-		if _, err := Puzzle(context.Background(), in, out, opt); err != nil {
+		if _, err := BuildPuzzle(context.Background(), in, out, opt); err != nil {
 			t.Fatalf("%d bytes of checkpoint: %v", keep, err)
 		}
 		if !strings.Contains(strings.Join(notices, "\n"), "starting from the goal") {
@@ -185,16 +185,24 @@ func TestResumeHeaderOnlyCheckpoint(t *testing.T) {
 
 func readCodes(t *testing.T, path string) []uint32 {
 	t.Helper()
-	tab, err := tables.Open(path)
+	_, codes := readTable(t, path)
+	return codes
+}
+
+// readTable reads a table file's metadata and every code.
+func readTable(t *testing.T, path string) (format.Metadata, []uint32) {
+	t.Helper()
+	r, err := format.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tab.Close()
-	codes := make([]uint32, tab.Meta().Slots)
-	if err := tab.Reader().Codes(codes, 0); err != nil {
+	defer r.Close()
+	meta := r.Meta()
+	codes := make([]uint32, meta.Slots)
+	if err := r.Codes(codes, 0); err != nil {
 		t.Fatal(err)
 	}
-	return codes
+	return meta, codes
 }
 
 // TestStaleCheckpointRemoved: a build without --resume that completes removes the
@@ -204,7 +212,7 @@ func TestStaleCheckpointRemoved(t *testing.T) {
 	in := instance(t, "slide", `{"rows":2,"cols":5,"goal":"blank-last"}`, "lex-half")
 	out := filepath.Join(t.TempDir(), "t.tsm")
 	interruptedBuild(t, in, out)
-	if _, err := Puzzle(context.Background(), in, out, PuzzleOptions{Workers: 2, Checkpoint: CheckpointNever}); err != nil {
+	if _, err := BuildPuzzle(context.Background(), in, out, PuzzleOptions{Workers: 2, Checkpoint: CheckpointNever}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(out + ".ckpt"); !os.IsNotExist(err) {

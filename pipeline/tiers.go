@@ -195,10 +195,10 @@ type TierMember struct {
 	Counts values.WDLSummary
 }
 
-// TierOptions tune TierSet and BuildTierUnit. The zero value is usable.
+// TierOptions tune BuildTierSet and BuildTierUnit. The zero value is usable.
 type TierOptions struct {
 	Workers int // 0: GOMAXPROCS
-	// Jobs is how many units TierSet builds at a time, as the dependencies and the memory
+	// Jobs is how many units BuildTierSet builds at a time, as the dependencies and the memory
 	// available allow (0 or 1: one after another, in the plan's order); each uses Workers.
 	Jobs int
 	// Progress and UnitDone, if set, are never called concurrently.
@@ -209,11 +209,11 @@ type TierOptions struct {
 	Build    format.Build // recorded in the manifest (not in the reproducible files)
 }
 
-// TierSet builds every unit of plan (see TierPlan) into dir, skipping those already
+// BuildTierSet builds every unit of plan (see TierPlan) into dir, skipping those already
 // complete: after an interruption the same call resumes. Up to opt.Jobs units are built
 // at a time (RunUnits over TierPlanUnits, within the memory available); with one job, in
 // plan's order.
-func TierSet(ctx context.Context, g games.TieredGame, dir string, plan []TierUnit, opt TierOptions) error {
+func BuildTierSet(ctx context.Context, g games.TieredGame, dir string, plan []TierUnit, opt TierOptions) error {
 	if err := prepareSetDir(dir); err != nil {
 		return err
 	}

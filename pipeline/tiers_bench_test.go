@@ -45,7 +45,7 @@ func benchGame(b *testing.B) string {
 		benchGameDir, benchGameErr = tempDirOutsideTest("tablesmith-mill-game-bench")
 		if benchGameErr == nil {
 			start, _ := millGame.ParseTier("0-0-4-4")
-			benchGameErr = TierSet(context.Background(), millGame, benchGameDir, TierPlan(millGame, []games.Tier{start}), TierOptions{Workers: 2})
+			benchGameErr = BuildTierSet(context.Background(), millGame, benchGameDir, TierPlan(millGame, []games.Tier{start}), TierOptions{Workers: 2})
 		}
 	})
 	if benchGameErr != nil {

@@ -58,5 +58,5 @@ func buildMillUnit(t testing.TB, dir, name string, workers int) (bool, error) {
 
 // buildMillUpTo builds every sector with at most n stones into dir.
 func buildMillUpTo(ctx context.Context, dir string, n int, opt TierOptions) error {
-	return TierSet(ctx, millGame, dir, TierPlan(millGame, millUpTo(n)), opt)
+	return BuildTierSet(ctx, millGame, dir, TierPlan(millGame, millUpTo(n)), opt)
 }

@@ -83,7 +83,7 @@ func TestMillPairUnit(t *testing.T) {
 	if built, err := buildMillUnit(t, dir, "3-3", 2); err != nil || !built {
 		t.Fatalf("the damaged pair was not rebuilt: %v, %v", built, err)
 	}
-	if err := TierSet(ctx, millGame, dir, TierPlan(millGame, millTiers(t, "4-3")), opt); err != nil {
+	if err := BuildTierSet(ctx, millGame, dir, TierPlan(millGame, millTiers(t, "4-3")), opt); err != nil {
 		t.Fatal(err)
 	}
 	set, err := tables.OpenSet(dir)
@@ -249,16 +249,7 @@ func TestTierSetForgedValuesFail(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "sector-3-3.tsm")
-	r, err := format.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	meta := r.Meta()
-	codes := make([]uint32, meta.Slots)
-	if err := r.Codes(codes, 0); err != nil {
-		t.Fatal(err)
-	}
-	r.Close()
+	meta, codes := readTable(t, path)
 	const victim = 1000
 	codes[victim] += 2 // the same outcome, two plies further: only the forward check can tell
 	if _, err := format.WriteFile(ctx, path, meta, func(dst []uint32, start uint64) { copy(dst, codes[start:]) },

@@ -102,7 +102,7 @@ func compareGameWithOracle(t *testing.T, n, sample int) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := TierSet(context.Background(), g, dir, TierPlan(g, []games.Tier{start}), TierOptions{Workers: 2}); err != nil {
+	if err := BuildTierSet(context.Background(), g, dir, TierPlan(g, []games.Tier{start}), TierOptions{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	set, err := tables.OpenSet(dir)

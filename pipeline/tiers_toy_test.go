@@ -439,7 +439,7 @@ func TestToyTierSet(t *testing.T) {
 						}
 					}
 				}
-				if err := TierSet(context.Background(), c.g, dir, plan, opt); err != nil {
+				if err := BuildTierSet(context.Background(), c.g, dir, plan, opt); err != nil {
 					t.Fatalf("workers %d, jobs %d: %v", opt.Workers, opt.Jobs, err)
 				}
 				if len(built) != len(plan) {
@@ -467,7 +467,7 @@ func TestToyTierResume(t *testing.T) {
 			ctx := context.Background()
 			plan := TierPlan(g, g.Tiers())
 			dir := t.TempDir()
-			if err := TierSet(ctx, g, dir, plan, TierOptions{Workers: 2}); err != nil {
+			if err := BuildTierSet(ctx, g, dir, plan, TierOptions{Workers: 2}); err != nil {
 				t.Fatal(err)
 			}
 			want := toyCheckSet(t, c, dir, nil)
@@ -497,7 +497,7 @@ func TestToyTierResume(t *testing.T) {
 							rebuilt = append(rebuilt, u.Name)
 						}
 					}}
-					if err := TierSet(ctx, g, dir, plan, opt); err != nil {
+					if err := BuildTierSet(ctx, g, dir, plan, opt); err != nil {
 						t.Fatalf("%s %s: %v", damage, g.TierName(v), err)
 					}
 					u, _ := TierUnitOf(g, g.TierName(v))
@@ -518,7 +518,7 @@ func TestToyTierResume(t *testing.T) {
 			// A plan for one tier of the highest group but one builds what it reaches only.
 			top := g.groups[len(g.groups)-2][0]
 			part := t.TempDir()
-			if err := TierSet(ctx, g, part, TierPlan(g, []games.Tier{top}), TierOptions{Workers: 2, Jobs: 2}); err != nil {
+			if err := BuildTierSet(ctx, g, part, TierPlan(g, []games.Tier{top}), TierOptions{Workers: 2, Jobs: 2}); err != nil {
 				t.Fatal(err)
 			}
 			m, err := format.ReadManifest(part)
@@ -577,12 +577,12 @@ func TestToyTierUnitMissingDependency(t *testing.T) {
 			}
 			// A plan without depUnit, two jobs at a time: the first failure names it.
 			rest := slices.DeleteFunc(slices.Clone(plan), func(x TierUnit) bool { return x.Name == depUnit.Name })
-			if err := TierSet(ctx, g, t.TempDir(), rest, TierOptions{Workers: 1, Jobs: 2}); err == nil ||
+			if err := BuildTierSet(ctx, g, t.TempDir(), rest, TierOptions{Workers: 1, Jobs: 2}); err == nil ||
 				!strings.Contains(err.Error(), "build "+depUnit.Name+" first") {
 				t.Fatalf("a plan without unit %s: %v", depUnit.Name, err)
 			}
 			// Everything built, then the unit's files and its dependency's removed or changed.
-			if err := TierSet(ctx, g, dir, plan, TierOptions{Workers: 2}); err != nil {
+			if err := BuildTierSet(ctx, g, dir, plan, TierOptions{Workers: 2}); err != nil {
 				t.Fatal(err)
 			}
 			for _, x := range u.Tiers {
@@ -646,7 +646,7 @@ func TestToyTierUndeclaredMove(t *testing.T) {
 	c := toyCases[toySeeds[0]]()
 	self := c.g.groups[slices.Index(c.g.kinds, toySelf)][0]
 	g := toyHideSelf{c.g, self}
-	err := TierSet(context.Background(), g, t.TempDir(), TierPlan(g, g.Tiers()), TierOptions{Workers: 1})
+	err := BuildTierSet(context.Background(), g, t.TempDir(), TierPlan(g, g.Tiers()), TierOptions{Workers: 1})
 	if err == nil || !strings.Contains(err.Error(), "a move of tier "+g.TierName(self)+" leads into tier "+g.TierName(self)+", which it does not declare") {
 		t.Fatalf("tier %s with an undeclared move within itself: %v", g.TierName(self), err)
 	}
@@ -668,7 +668,7 @@ func TestToyTierDuplicateChildren(t *testing.T) {
 		c := toyCases[seed]()
 		dir := t.TempDir()
 		g := toyDupChildren{c.g}
-		if err := TierSet(context.Background(), g, dir, TierPlan(g, g.Tiers()), TierOptions{Workers: 2}); err != nil {
+		if err := BuildTierSet(context.Background(), g, dir, TierPlan(g, g.Tiers()), TierOptions{Workers: 2}); err != nil {
 			t.Fatal(err)
 		}
 		toyCheckSet(t, c, dir, nil)

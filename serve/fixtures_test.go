@@ -67,7 +67,7 @@ func millFixture(t testing.TB) string {
 				tier, _ := g.ParseTier(name)
 				tiers = append(tiers, tier)
 			}
-			millErr = pipeline.TierSet(context.Background(), g, filepath.Join(millDir, "mill"), pipeline.TierPlan(g, tiers), pipeline.TierOptions{Workers: 2})
+			millErr = pipeline.BuildTierSet(context.Background(), g, filepath.Join(millDir, "mill"), pipeline.TierPlan(g, tiers), pipeline.TierOptions{Workers: 2})
 		}
 	})
 	if millErr != nil {
@@ -105,7 +105,7 @@ func buildFixtures() (string, error) {
 		if err != nil {
 			return root, err
 		}
-		if _, err := pipeline.Puzzle(ctx, in, filepath.Join(dir, p.file), pipeline.PuzzleOptions{Workers: 2}); err != nil {
+		if _, err := pipeline.BuildPuzzle(ctx, in, filepath.Join(dir, p.file), pipeline.PuzzleOptions{Workers: 2}); err != nil {
 			return root, err
 		}
 	}
@@ -113,8 +113,8 @@ func buildFixtures() (string, error) {
 	if err != nil {
 		return root, err
 	}
-	spec := pipeline.PDBSpec{Family: slide.PDBGame{}, PDBSetSpec: set}
-	if _, err := pipeline.PDBSet(ctx, filepath.Join(dir, "pdb8"), spec, pipeline.PDBOptions{Workers: 2}); err != nil {
+	spec := pipeline.PDBBuildSpec{Family: slide.PDBGame{}, PDBSetSpec: set}
+	if _, err := pipeline.BuildPDBSet(ctx, filepath.Join(dir, "pdb8"), spec, pipeline.PDBOptions{Workers: 2}); err != nil {
 		return root, err
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "eight.tsm"))

@@ -31,7 +31,7 @@ func mill3Fixture(t *testing.T) string {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "m3")
-	if err := pipeline.TierSet(context.Background(), g, dir, pipeline.TierPlan(g, []games.Tier{start}), pipeline.TierOptions{Workers: 2}); err != nil {
+	if err := pipeline.BuildTierSet(context.Background(), g, dir, pipeline.TierPlan(g, []games.Tier{start}), pipeline.TierOptions{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	return dir

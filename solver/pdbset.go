@@ -1,6 +1,6 @@
 package solver
 
-// Opening a pattern-database set written by pipeline.PDBSet, packing its tables in memory,
+// Opening a pattern-database set written by pipeline.BuildPDBSet, packing its tables in memory,
 // and the lookups a solver makes on its hot path.
 
 import (
@@ -78,7 +78,7 @@ type pdbTable struct {
 	data   []byte
 }
 
-// OpenPDBSet loads the set in dir (written by pipeline.PDBSet) into memory, in the
+// OpenPDBSet loads the set in dir (written by pipeline.BuildPDBSet) into memory, in the
 // smallest exact form (PackAuto). It checks the manifest and every file: a damaged one
 // gives an error wrapping format.ErrCorrupt, a missing one an error wrapping
 // os.ErrNotExist that names it. The SHA-256 sums of the files are `tablesmith verify`'s

@@ -18,7 +18,7 @@ import (
 func TestPDBCopyMatchesRepack(t *testing.T) {
 	defer func(old int) { pdbRunBlocks = old }(pdbRunBlocks)
 	pdbRunBlocks = 3
-	specs := []pipeline.PDBSpec{
+	specs := []pipeline.PDBBuildSpec{
 		slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, ""),
 		slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, values.EncodingPDBValue),
 		slidePDBSpec(t, slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: [][]uint8{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}, {10, 11, 12}, {13, 14, 15}}}, ""),
@@ -29,7 +29,7 @@ func TestPDBCopyMatchesRepack(t *testing.T) {
 	before, beforeInPlace := packedCopies.Load(), inPlaceCopies.Load()
 	for _, spec := range specs {
 		dir := t.TempDir()
-		if _, err := pipeline.PDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2}); err != nil {
+		if _, err := pipeline.BuildPDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2}); err != nil {
 			t.Fatal(err)
 		}
 		for _, packing := range []PDBPacking{PackAuto, PackBytes, PackNibbles, PackCrumbs} {
@@ -62,11 +62,11 @@ func TestPDBCopyMatchesRepack(t *testing.T) {
 
 // slidePDBSpec is the sliding-tile set sp (checked by the family), its files in encoding
 // enc ("" for the default).
-func slidePDBSpec(t testing.TB, sp slide.PDBSpec, enc string) pipeline.PDBSpec {
+func slidePDBSpec(t testing.TB, sp slide.PDBSpec, enc string) pipeline.PDBBuildSpec {
 	t.Helper()
 	set, err := sp.Set()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return pipeline.PDBSpec{Family: slide.PDBGame{}, PDBSetSpec: set, Encoding: enc}
+	return pipeline.PDBBuildSpec{Family: slide.PDBGame{}, PDBSetSpec: set, Encoding: enc}
 }

@@ -13,7 +13,7 @@ import (
 var _ PatternSet = (*PDBSet)(nil)
 
 // TestPatternsMatchTableFiles is the differential test between the two pattern-database
-// builders: sets written by pipeline.PDBSet (parallel 0-1 BFS over ranked placements,
+// builders: sets written by pipeline.BuildPDBSet (parallel 0-1 BFS over ranked placements,
 // packed codes) and read back with OpenPDBSet must give the same value as the
 // in-memory Patterns for every placement of every group, and the PDB heuristic on either
 // must agree on every board.
@@ -32,7 +32,7 @@ func TestPatternsMatchTableFiles(t *testing.T) {
 		geo, _ := slide.NewGeometry(tc.rows, tc.cols)
 		dir := t.TempDir()
 		spec := slidePDBSpec(t, slide.PDBSpec{Rows: tc.rows, Cols: tc.cols, Goal: tc.goal.String(), Groups: tc.groups}, tc.encoding)
-		if _, err := pipeline.PDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2}); err != nil {
+		if _, err := pipeline.BuildPDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2}); err != nil {
 			t.Fatal(err)
 		}
 		files, err := OpenPDBSet(dir)

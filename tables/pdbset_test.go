@@ -52,7 +52,7 @@ func TestOpenSetChecksPDBMembers(t *testing.T) {
 	build := func(t *testing.T, enc string) string {
 		dir := t.TempDir()
 		spec := slidePDBSpec(t, slide.PDBSpec{Rows: 2, Cols: 3, Groups: [][]uint8{{1, 2, 3}, {4, 5}}}, enc)
-		if _, err := pipeline.PDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 1}); err != nil {
+		if _, err := pipeline.BuildPDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 1}); err != nil {
 			t.Fatal(err)
 		}
 		return dir
@@ -171,11 +171,11 @@ func TestOpenSetChecksPDBMembers(t *testing.T) {
 
 // slidePDBSpec is the sliding-tile set sp (checked by the family), its files in encoding
 // enc ("" for the default).
-func slidePDBSpec(t testing.TB, sp slide.PDBSpec, enc string) pipeline.PDBSpec {
+func slidePDBSpec(t testing.TB, sp slide.PDBSpec, enc string) pipeline.PDBBuildSpec {
 	t.Helper()
 	set, err := sp.Set()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return pipeline.PDBSpec{Family: slide.PDBGame{}, PDBSetSpec: set, Encoding: enc}
+	return pipeline.PDBBuildSpec{Family: slide.PDBGame{}, PDBSetSpec: set, Encoding: enc}
 }

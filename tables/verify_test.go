@@ -118,7 +118,7 @@ func TestVerifyCatchesLyingHanoiAndSlideShapes(t *testing.T) {
 	// 2×5 relabelled 5×2: the same slot count, another game.
 	in := mustInstance(t, "slide", `{"rows":2,"cols":5,"goal":"blank-last"}`, "lex-half")
 	path := filepath.Join(dir, "2x5.tsm")
-	if _, err := pipeline.Puzzle(context.Background(), in, path, pipeline.PuzzleOptions{Workers: 2}); err != nil {
+	if _, err := pipeline.BuildPuzzle(context.Background(), in, path, pipeline.PuzzleOptions{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	tab, err := tables.Open(path)
@@ -135,7 +135,7 @@ func TestVerifyCatchesLyingHanoiAndSlideShapes(t *testing.T) {
 
 	hin := mustInstance(t, "hanoi", `{"pegs":4,"disks":7}`, "classes")
 	hpath := filepath.Join(dir, "hanoi.tsm")
-	if _, err := pipeline.Puzzle(context.Background(), hin, hpath, pipeline.PuzzleOptions{Workers: 2}); err != nil {
+	if _, err := pipeline.BuildPuzzle(context.Background(), hin, hpath, pipeline.PuzzleOptions{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	htab, err := tables.Open(hpath)
@@ -153,7 +153,7 @@ func TestVerifyCatchesLyingPDBGroups(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	spec := slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, "")
-	m, err := pipeline.PDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2})
+	m, err := pipeline.BuildPDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestSetRoutesStates(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	spec := slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, "")
-	if _, err := pipeline.PDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2}); err != nil {
+	if _, err := pipeline.BuildPDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if !tables.IsSet(dir) || tables.IsSet(filepath.Join(dir, "manifest.json")) {

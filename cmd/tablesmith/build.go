@@ -111,7 +111,7 @@ func runBuild(e *env, args []string) (err error) {
 	opt.Search = func(p builder.Progress) { bar.search("search: level", p) }
 	opt.Write = bar.write
 	opt.Notice = func(msg string) { bar.clear(); fmt.Fprintln(e.stderr, msg) }
-	res, err := pipeline.Puzzle(ctx, in, *out, opt)
+	res, err := pipeline.BuildPuzzle(ctx, in, *out, opt)
 	bar.clear()
 	if err != nil {
 		return err

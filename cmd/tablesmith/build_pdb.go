@@ -35,19 +35,19 @@ func pdbFamily() (games.PDBFamily, error) {
 // pdbSpecFlags declares on fs the flags that describe a pattern-database set: the
 // family's (board, goal, groups: see games.PDBFamily.BindSetFlags) and the files'
 // encoding; the returned func checks them once fs is parsed.
-func pdbSpecFlags(fs *flag.FlagSet) func() (pipeline.PDBSpec, error) {
+func pdbSpecFlags(fs *flag.FlagSet) func() (pipeline.PDBBuildSpec, error) {
 	fam, err := pdbFamily()
 	if err != nil {
-		return func() (pipeline.PDBSpec, error) { return pipeline.PDBSpec{}, err }
+		return func() (pipeline.PDBBuildSpec, error) { return pipeline.PDBBuildSpec{}, err }
 	}
 	setOf := fam.BindSetFlags(fs)
 	encoding := fs.String("encoding", "excess", "what the files store: excess (over the Manhattan distance, halved: fewer bits) or value")
-	return func() (pipeline.PDBSpec, error) {
+	return func() (pipeline.PDBBuildSpec, error) {
 		set, err := setOf()
 		if err != nil {
-			return pipeline.PDBSpec{}, fmt.Errorf("%w: %v", errUsage, err)
+			return pipeline.PDBBuildSpec{}, fmt.Errorf("%w: %v", errUsage, err)
 		}
-		spec := pipeline.PDBSpec{Family: fam, PDBSetSpec: set}
+		spec := pipeline.PDBBuildSpec{Family: fam, PDBSetSpec: set}
 		switch *encoding {
 		case "excess":
 			spec.Encoding = values.EncodingPDBExcess
@@ -119,7 +119,7 @@ func runBuildPDB(e *env, args []string) (err error) {
 	var m *format.Manifest
 	switch {
 	case *group > 0:
-		info, built, err := pipeline.PDBGroup(ctx, *out, spec, *group-1, opt)
+		info, built, err := pipeline.BuildPDBGroup(ctx, *out, spec, *group-1, opt)
 		bar.clear()
 		if err != nil {
 			return err
@@ -134,9 +134,9 @@ func runBuildPDB(e *env, args []string) (err error) {
 		groupLine(*group-1, info, note)
 		return nil
 	case *assemble:
-		m, _, err = pipeline.PDBAssemble(*out, spec, opt)
+		m, _, err = pipeline.AssemblePDBSet(*out, spec, opt)
 	default:
-		m, err = pipeline.PDBSet(ctx, *out, spec, opt)
+		m, err = pipeline.BuildPDBSet(ctx, *out, spec, opt)
 	}
 	bar.clear()
 	if err != nil {

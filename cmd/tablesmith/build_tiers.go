@@ -117,7 +117,7 @@ func runBuildTiers(e *env, g games.TieredGame, args []string) error {
 		},
 	}
 	start := time.Now()
-	err = pipeline.TierSet(ctx, g, *out, units, opt)
+	err = pipeline.BuildTierSet(ctx, g, *out, units, opt)
 	bar.clear()
 	if err != nil {
 		return err

@@ -57,7 +57,7 @@ func runPlan(e *env, args []string) error {
 	fs := newFlags(e, "plan "+kind, planKindArgs)
 	var unitsOf func() ([]pipeline.TierUnit, error)
 	var tiered games.TieredGame
-	var specOf func() (pipeline.PDBSpec, error)
+	var specOf func() (pipeline.PDBBuildSpec, error)
 	slurmPartition := fs.String("slurm-partition", "", "the Slurm partition of every job")
 	if g, err := registry.Lookup(kind); err == nil {
 		tiered, _ = g.(games.TieredGame)

@@ -224,7 +224,7 @@ func TestSolvePDBFiles(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	spec := slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Goal: "blank-first", Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, "")
-	if _, err := pipeline.PDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2}); err != nil {
+	if _, err := pipeline.BuildPDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	// The goal comes from the set: blank-first.
@@ -240,11 +240,11 @@ func TestSolvePDBFiles(t *testing.T) {
 
 // slidePDBSpec is the sliding-tile set sp (checked by the family), its files in encoding
 // enc ("" for the default).
-func slidePDBSpec(t testing.TB, sp slide.PDBSpec, enc string) pipeline.PDBSpec {
+func slidePDBSpec(t testing.TB, sp slide.PDBSpec, enc string) pipeline.PDBBuildSpec {
 	t.Helper()
 	set, err := sp.Set()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return pipeline.PDBSpec{Family: slide.PDBGame{}, PDBSetSpec: set, Encoding: enc}
+	return pipeline.PDBBuildSpec{Family: slide.PDBGame{}, PDBSetSpec: set, Encoding: enc}
 }
