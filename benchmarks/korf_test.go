@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tablesmith/tablesmith/games/slide"
-	"github.com/tablesmith/tablesmith/pipeline"
+	"github.com/tablesmith/tablesmith/internal/pdbtest"
 	"github.com/tablesmith/tablesmith/solver"
 )
 
@@ -145,7 +145,7 @@ func TestKorfPDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	geo := KorfGeometry()
-	set, err := BuildPDBSet(context.Background(), slidePDBSpec(t, slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first",
+	set, err := BuildPDBSet(context.Background(), pdbtest.SlideSpec(t, slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first",
 		Groups: [][]uint8{{1, 2, 3, 6, 7}, {4, 5, 8, 9, 12}, {10, 11, 13, 14, 15}}}, ""), 2)
 	if err != nil {
 		t.Fatal(err)
@@ -230,15 +230,4 @@ func BenchmarkKorf(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 	b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(nodes), "ns/node")
-}
-
-// slidePDBSpec is the sliding-tile set sp (checked by the family), its files in encoding
-// enc ("" for the default).
-func slidePDBSpec(t testing.TB, sp slide.PDBSpec, enc string) pipeline.PDBBuildSpec {
-	t.Helper()
-	set, err := sp.Set()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pipeline.PDBBuildSpec{Family: slide.PDBGame{}, PDBSetSpec: set, Encoding: enc}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/internal/pdbtest"
 	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/values"
 )
@@ -19,12 +20,12 @@ func TestPDBCopyMatchesRepack(t *testing.T) {
 	defer func(old int) { pdbRunBlocks = old }(pdbRunBlocks)
 	pdbRunBlocks = 3
 	specs := []pipeline.PDBBuildSpec{
-		slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, ""),
-		slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, values.EncodingPDBValue),
-		slidePDBSpec(t, slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: [][]uint8{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}, {10, 11, 12}, {13, 14, 15}}}, ""),
-		slidePDBSpec(t, slide.PDBSpec{Rows: 2, Cols: 5, Groups: [][]uint8{{1, 2, 3, 4, 5}, {6, 7, 8, 9}}}, ""),
-		slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 4, Groups: [][]uint8{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11}}}, ""),
-		slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 4, Groups: [][]uint8{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11}}}, values.EncodingPDBValue),
+		pdbtest.SlideSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, ""),
+		pdbtest.SlideSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, values.EncodingPDBValue),
+		pdbtest.SlideSpec(t, slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: [][]uint8{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}, {10, 11, 12}, {13, 14, 15}}}, ""),
+		pdbtest.SlideSpec(t, slide.PDBSpec{Rows: 2, Cols: 5, Groups: [][]uint8{{1, 2, 3, 4, 5}, {6, 7, 8, 9}}}, ""),
+		pdbtest.SlideSpec(t, slide.PDBSpec{Rows: 3, Cols: 4, Groups: [][]uint8{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11}}}, ""),
+		pdbtest.SlideSpec(t, slide.PDBSpec{Rows: 3, Cols: 4, Groups: [][]uint8{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11}}}, values.EncodingPDBValue),
 	}
 	before, beforeInPlace := packedCopies.Load(), inPlaceCopies.Load()
 	for _, spec := range specs {
@@ -58,15 +59,4 @@ func TestPDBCopyMatchesRepack(t *testing.T) {
 	if n := inPlaceCopies.Load() - beforeInPlace; n < 4 {
 		t.Fatalf("only %d groups were decoded into place", n)
 	}
-}
-
-// slidePDBSpec is the sliding-tile set sp (checked by the family), its files in encoding
-// enc ("" for the default).
-func slidePDBSpec(t testing.TB, sp slide.PDBSpec, enc string) pipeline.PDBBuildSpec {
-	t.Helper()
-	set, err := sp.Set()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pipeline.PDBBuildSpec{Family: slide.PDBGame{}, PDBSetSpec: set, Encoding: enc}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/internal/pdbtest"
 	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/values"
 )
@@ -31,7 +32,7 @@ func TestPatternsMatchTableFiles(t *testing.T) {
 	} {
 		geo, _ := slide.NewGeometry(tc.rows, tc.cols)
 		dir := t.TempDir()
-		spec := slidePDBSpec(t, slide.PDBSpec{Rows: tc.rows, Cols: tc.cols, Goal: tc.goal.String(), Groups: tc.groups}, tc.encoding)
+		spec := pdbtest.SlideSpec(t, slide.PDBSpec{Rows: tc.rows, Cols: tc.cols, Goal: tc.goal.String(), Groups: tc.groups}, tc.encoding)
 		if _, err := pipeline.BuildPDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2}); err != nil {
 			t.Fatal(err)
 		}

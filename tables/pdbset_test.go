@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/internal/pdbtest"
 	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/tables"
 	"github.com/tablesmith/tablesmith/values"
@@ -51,7 +52,7 @@ func TestOpenSetChecksPDBMembers(t *testing.T) {
 	t.Parallel()
 	build := func(t *testing.T, enc string) string {
 		dir := t.TempDir()
-		spec := slidePDBSpec(t, slide.PDBSpec{Rows: 2, Cols: 3, Groups: [][]uint8{{1, 2, 3}, {4, 5}}}, enc)
+		spec := pdbtest.SlideSpec(t, slide.PDBSpec{Rows: 2, Cols: 3, Groups: [][]uint8{{1, 2, 3}, {4, 5}}}, enc)
 		if _, err := pipeline.BuildPDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 1}); err != nil {
 			t.Fatal(err)
 		}
@@ -167,15 +168,4 @@ func TestOpenSetChecksPDBMembers(t *testing.T) {
 			t.Errorf("Verify: %v", err)
 		}
 	})
-}
-
-// slidePDBSpec is the sliding-tile set sp (checked by the family), its files in encoding
-// enc ("" for the default).
-func slidePDBSpec(t testing.TB, sp slide.PDBSpec, enc string) pipeline.PDBBuildSpec {
-	t.Helper()
-	set, err := sp.Set()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pipeline.PDBBuildSpec{Family: slide.PDBGame{}, PDBSetSpec: set, Encoding: enc}
 }

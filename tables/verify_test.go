@@ -12,6 +12,7 @@ import (
 
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/internal/pdbtest"
 	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/solver"
 	"github.com/tablesmith/tablesmith/tables"
@@ -152,7 +153,7 @@ func TestVerifyCatchesLyingHanoiAndSlideShapes(t *testing.T) {
 func TestVerifyCatchesLyingPDBGroups(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	spec := slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, "")
+	spec := pdbtest.SlideSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, "")
 	m, err := pipeline.BuildPDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +195,7 @@ func TestVerifyCatchesLyingPDBGroups(t *testing.T) {
 func TestSetRoutesStates(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	spec := slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, "")
+	spec := pdbtest.SlideSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, "")
 	if _, err := pipeline.BuildPDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/internal/pdbtest"
 	"github.com/tablesmith/tablesmith/pipeline"
 )
 
@@ -223,7 +224,7 @@ func TestBenchAStar(t *testing.T) {
 func TestSolvePDBFiles(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	spec := slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Goal: "blank-first", Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, "")
+	spec := pdbtest.SlideSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Goal: "blank-first", Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, "")
 	if _, err := pipeline.BuildPDBSet(context.Background(), dir, spec, pipeline.PDBOptions{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
@@ -236,15 +237,4 @@ func TestSolvePDBFiles(t *testing.T) {
 	if code, _, stderr := runFunc(t, runSolve, "", "--pdb", t.TempDir(), "012345678"); code != exitFail || !strings.Contains(stderr, "manifest.json is missing") {
 		t.Fatalf("not a set: exit %d: %s", code, stderr)
 	}
-}
-
-// slidePDBSpec is the sliding-tile set sp (checked by the family), its files in encoding
-// enc ("" for the default).
-func slidePDBSpec(t testing.TB, sp slide.PDBSpec, enc string) pipeline.PDBBuildSpec {
-	t.Helper()
-	set, err := sp.Set()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pipeline.PDBBuildSpec{Family: slide.PDBGame{}, PDBSetSpec: set, Encoding: enc}
 }
