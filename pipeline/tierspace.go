@@ -22,26 +22,50 @@ type tierSpace struct {
 	ex  *tierExits
 	// parents[i] lists the tiers of the unit (by index) with moves into u.Tiers[i], each
 	// once; declared[i] lists the tiers u.Tiers[i] declares as its children.
-	parents  [][]int
-	declared [][]games.Tier
+	parents [][]int
+	// dest[i] lists where the children tier u.Tiers[i] declares are: in the unit (from
+	// off, size slots) or an exit's codes. One short scan per move finds a child's.
+	dest [][]childDest
 
 	mu     sync.Mutex
 	failed error // the first move the game did not declare (see summarise)
+}
+
+// childDest is where the positions of one child tier are: slots off.. off+size−1 of the
+// unit, or (exit) the values in codes.
+type childDest struct {
+	tier      games.Tier
+	exit      bool
+	off, size uint64
+	codes     []uint16
 }
 
 func newTierSpace(g games.TieredGame, u TierUnit, ex *tierExits) *tierSpace {
 	sp := &tierSpace{g: g, u: u, ex: ex, off: []uint64{0}, parents: make([][]int, len(u.Tiers))}
 	for i, t := range u.Tiers {
 		sp.off = append(sp.off, sp.off[i]+g.TierSize(t))
-		children := g.TierChildren(t)
-		sp.declared = append(sp.declared, children)
-		for _, c := range children {
+		for _, c := range g.TierChildren(t) {
 			// A game may list a child twice; its parents must still be asked for once, or
 			// every predecessor would be counted twice.
 			if j := slices.Index(u.Tiers, c); j >= 0 && !slices.Contains(sp.parents[j], i) {
 				sp.parents[j] = append(sp.parents[j], i)
 			}
 		}
+	}
+	for _, t := range u.Tiers {
+		var dest []childDest
+		for _, c := range g.TierChildren(t) {
+			if slices.ContainsFunc(dest, func(d childDest) bool { return d.tier == c }) {
+				continue
+			}
+			if j := slices.Index(u.Tiers, c); j >= 0 {
+				dest = append(dest, childDest{tier: c, off: sp.off[j], size: sp.off[j+1] - sp.off[j]})
+				continue
+			}
+			codes := ex.lookup(c)
+			dest = append(dest, childDest{tier: c, exit: true, size: uint64(len(codes)), codes: codes})
+		}
+		sp.dest = append(sp.dest, dest)
 	}
 	return sp
 }
@@ -98,27 +122,27 @@ func (w *tierSpaceWorker) summarise(i int, children []games.TierPosition, succ [
 			ex.Add(values.Loss, 0)
 			continue
 		}
-		if !slices.Contains(w.sp.declared[i], c.Tier) {
+		k := 0
+		dest := w.sp.dest[i]
+		for k < len(dest) && dest[k].tier != c.Tier {
+			k++
+		}
+		if k == len(dest) {
 			w.sp.fail(fmt.Errorf("a move of %s %s leads into %s %s, which it does not declare as a child",
 				w.sp.g.TierNoun(), w.sp.g.TierName(w.sp.u.Tiers[i]), w.sp.g.TierNoun(), w.sp.g.TierName(c.Tier)))
 			continue
 		}
-		if j := slices.Index(w.sp.u.Tiers, c.Tier); j >= 0 {
-			if c.Slot >= w.sp.off[j+1]-w.sp.off[j] {
-				w.sp.fail(fmt.Errorf("a move leads to slot %d of %s %s, which has %d", c.Slot, w.sp.g.TierNoun(),
-					w.sp.g.TierName(c.Tier), w.sp.off[j+1]-w.sp.off[j]))
-				continue
-			}
-			succ = append(succ, w.sp.off[j]+c.Slot)
-			continue
-		}
-		codes := w.sp.ex.lookup(c.Tier)
-		if c.Slot >= uint64(len(codes)) {
+		d := &dest[k]
+		if c.Slot >= d.size {
 			w.sp.fail(fmt.Errorf("a move leads to slot %d of %s %s, which has %d", c.Slot, w.sp.g.TierNoun(),
-				w.sp.g.TierName(c.Tier), len(codes)))
+				w.sp.g.TierName(c.Tier), d.size))
 			continue
 		}
-		ex.AddCode(uint32(codes[c.Slot]))
+		if !d.exit {
+			succ = append(succ, d.off+c.Slot)
+			continue
+		}
+		ex.AddCode(uint32(d.codes[c.Slot]))
 	}
 	run := succ[start:]
 	slices.Sort(run)
