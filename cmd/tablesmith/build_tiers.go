@@ -15,7 +15,7 @@ import (
 
 // buildTiersArgs is the usage of `build GAME` for a tiered two-player game.
 func buildTiersArgs(g games.TieredGame) string {
-	return fmt.Sprintf("%s [--tier NAME | selection flags] [--jobs K] [--workers N] [--json] -o DIR", g.Name())
+	return fmt.Sprintf("%s [--tier NAME | selection flags; none: the whole game] [--jobs K] [--workers N] [--json] -o DIR", g.Name())
 }
 
 // tierPlanFlags declares the flags that choose the units of a tiered game's set: the
