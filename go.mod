@@ -5,7 +5,6 @@ go 1.26.0
 require (
 	github.com/chromedp/chromedp v0.23.0
 	github.com/klauspost/compress v1.20.3
-	golang.org/x/sync v0.24.0
 	golang.org/x/term v0.47.0
 )
 
