@@ -26,7 +26,7 @@ import (
 //	{
 //	  "format": "tablesmith-set", "version": 1,
 //	  "kind": "tiers",                 // tiers (a two-player game) or pdb
-//	  "game": "mill", "rules": "mill-v1-…",
+//	  "game": "mill", "rules": "mill-v2-…",
 //	  "params": {…},                   // what every member shares (a PDB set's board)
 //	  "members": [{"name": "3-3", "file": "sector-3-3.tsm", "bytes": 123,
 //	               "sha256": "…",
@@ -187,6 +187,8 @@ func (m *Manifest) check() error {
 		return corruptf("manifest: kind %q, want %s or %s", m.Kind, SetTiers, SetPDB)
 	case m.Game == "":
 		return corruptf("manifest: no game")
+	case len(m.Members) == 0:
+		return corruptf("manifest: no member (a set is written once it has one)")
 	}
 	seen := map[string]bool{}
 	for i, x := range m.Members {
@@ -225,7 +227,11 @@ func CheckMemberFile(name string) error {
 // WriteManifest writes m as dir/manifest.json, atomically: readers see the old manifest
 // or the new one, never a part.
 func WriteManifest(dir string, m *Manifest) error {
-	if err := m.check(); err != nil {
+	// What is written is of this format: every member with its SHA-256, even where the
+	// manifest was read from an earlier one that lacked some.
+	current := *m
+	current.legacy = false
+	if err := current.check(); err != nil {
 		return fmt.Errorf("writing %s: %w", filepath.Join(dir, ManifestName), err)
 	}
 	b, err := json.MarshalIndent(m, "", "  ")

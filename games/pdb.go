@@ -3,6 +3,8 @@ package games
 import (
 	"encoding/json"
 	"flag"
+	"strconv"
+	"strings"
 )
 
 // A pattern-database family builds an additive set of tables, one per group of a
@@ -26,6 +28,11 @@ type PDBFamily interface {
 	// NewPDBBuild returns the search space of the group with typed parameters params (as
 	// a PDBGroupSpec holds them), for one build.
 	NewPDBBuild(params any) (PDBBuild, error)
+	// SetOfGroups checks that groups (typed parameters, as NewParams returns them filled
+	// in) form one set — the same board and goal, no piece in two groups, so that the
+	// sum of their bounds stays a lower bound — and returns it, its groups in the order
+	// given.
+	SetOfGroups(groups []any) (PDBSetSpec, error)
 }
 
 // PDBSetSpec is a set as its family describes it to the builder: plain data, checked and
@@ -42,6 +49,15 @@ type PDBSetSpec struct {
 	Flags []string
 	// Groups are the set's groups, in order.
 	Groups []PDBGroupSpec
+}
+
+// GroupName names a group in a set's manifest by its pieces: "1,2,3,4".
+func GroupName(tiles []int) string {
+	parts := make([]string, len(tiles))
+	for i, t := range tiles {
+		parts[i] = strconv.Itoa(t)
+	}
+	return strings.Join(parts, ",")
 }
 
 // PDBGroupSpec is one group of a set.

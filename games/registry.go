@@ -6,7 +6,9 @@
 // imports this one to assert at compile time the capabilities it offers, and callers
 // dispatch on those capabilities, never on a game's name.
 //
-// This package and the game packages import nothing of the project but package index.
+// This package imports nothing of the project; the game packages import only it, package
+// index and small internal helpers (notation, cacheline) — never an engine, a pipeline or
+// the lookup.
 package games
 
 import (

@@ -102,3 +102,21 @@ func (b *ParentBatch) Close() { b.Off = append(b.Off, len(b.Slots)) }
 type TierDescriber interface {
 	DescribeTier(t Tier) map[string]any
 }
+
+// RulesCompat is implemented by a tiered game whose earlier rules fingerprints still hold
+// for some of its tiers (Mühle: sets of moving-phase sectors built before the placement
+// phase was modelled). A set naming such a fingerprint is read, and built on, when every
+// tier it holds is accepted.
+type RulesCompat interface {
+	AcceptsRules(id string, t Tier) bool
+}
+
+// AcceptsRules reports whether a set that names the rules fingerprint id may hold tier t
+// of game g: id is g's own, or g accepts it for t.
+func AcceptsRules(g TieredGame, id string, t Tier) bool {
+	if id == g.RulesID() {
+		return true
+	}
+	c, ok := g.(RulesCompat)
+	return ok && c.AcceptsRules(id, t)
+}

@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -467,7 +466,7 @@ func buildPDBGroup(ctx context.Context, dir string, spec PDBBuildSpec, gi int, o
 	if res.Unreached != 0 {
 		return PDBGroupInfo{}, fmt.Errorf("internal error: %d placements unreached", res.Unreached)
 	}
-	info = PDBGroupInfo{Member: format.Member{Name: pdbGroupName(tiles), File: pdbFileName(spec, gi, tiles)},
+	info = PDBGroupInfo{Member: format.Member{Name: games.GroupName(tiles), File: pdbFileName(spec, gi, tiles)},
 		Tiles: slices.Clone(tiles), Entries: res.Entries, MaxValue: res.MaxValue(), Counts: res.Counts}
 	maxCode := uint64(res.MaxValue())
 	if spec.Encoding == values.EncodingPDBExcess {
@@ -563,15 +562,6 @@ func toExcess(ctx context.Context, sp games.PDBBuild, v *builder.Values, workers
 		maxEx = max(maxEx, st.top)
 	}
 	return maxEx, nil
-}
-
-// pdbGroupName names a group's member by its tiles: "1,2,3,4".
-func pdbGroupName(tiles []int) string {
-	parts := make([]string, len(tiles))
-	for i, t := range tiles {
-		parts[i] = strconv.Itoa(t)
-	}
-	return strings.Join(parts, ",")
 }
 
 // WriteJSONAtomic writes v as indented JSON to path through a locked temporary file in

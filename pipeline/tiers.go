@@ -372,13 +372,26 @@ func readTierManifest(g games.TieredGame, dir string) (*format.Manifest, error) 
 	if err != nil {
 		return nil, fmt.Errorf("build: %w", err)
 	}
+	// A member an earlier format recorded without its SHA-256 cannot be trusted as
+	// complete: dropped, its unit is built again.
+	m.Members = slices.DeleteFunc(m.Members, func(x format.Member) bool { return x.SHA256 == "" })
 	switch {
 	case m.Kind != format.SetTiers || m.Game != g.Name():
 		return nil, fmt.Errorf("build: %s holds a %s set of %s, not the tiers of %s", dir, m.Kind, m.Game, g.Name())
-	case m.Rules != g.RulesID():
-		return nil, fmt.Errorf("build: %s was built under other rules (%q; this tablesmith plays %q): rebuild it in another directory",
-			dir, m.Rules, g.RulesID())
 	}
+	for _, x := range m.Members {
+		t, err := g.ParseTier(x.Name)
+		if err != nil {
+			return nil, fmt.Errorf("build: %s: %w: %w", filepath.Join(dir, format.ManifestName), err, format.ErrCorrupt)
+		}
+		if !games.AcceptsRules(g, m.Rules, t) {
+			return nil, fmt.Errorf("build: %s was built under other rules (%q; this tablesmith plays %q): rebuild it in another directory",
+				dir, m.Rules, g.RulesID())
+		}
+	}
+	// Every tier it holds is the same under this tablesmith's rules: what is recorded
+	// from now on names them.
+	m.Rules = g.RulesID()
 	return m, nil
 }
 

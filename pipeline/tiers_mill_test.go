@@ -123,6 +123,14 @@ func TestMillPairUnit(t *testing.T) {
 		}, format.ErrCorrupt},
 		{"missing", func(m *format.Manifest) { m.Members[1].File = "sector-9-9.tsm" }, os.ErrNotExist},
 		{"bytes", func(m *format.Manifest) { m.Members[0].Bytes++ }, format.ErrCorrupt},
+		// Another spelling of a sector already listed would count it twice.
+		{"a sector twice", func(m *format.Manifest) {
+			dup := m.Members[0]
+			dup.Name = "3-3-0-0"
+			m.Members = append(m.Members, dup)
+		}, format.ErrCorrupt},
+		{"leading zero", func(m *format.Manifest) { m.Members[0].Name = "03-3" }, format.ErrCorrupt},
+		{"no member", func(m *format.Manifest) { m.Members = nil }, format.ErrCorrupt},
 		{"game", func(m *format.Manifest) { m.Game = "hanoi" }, format.ErrCorrupt},
 	} {
 		d := editManifest(t, c.edit)
@@ -279,4 +287,49 @@ func TestTierSetForgedValuesFail(t *testing.T) {
 		t.Fatalf("forged values verified: %v", err)
 	}
 	t.Log(err)
+}
+
+// TestTierSetRulesBeforePlacement: a set of moving-phase sectors built before the
+// placement phase was modelled names the moving phase's rules fingerprint; its sectors
+// are the same under the whole game's rules, so it is read and built on (and then names
+// the new fingerprint), while a placement sector under the old fingerprint is refused.
+func TestTierSetRulesBeforePlacement(t *testing.T) {
+	t.Parallel()
+	const oldRules = "mill-v1-d5f54b789016574e" // what sets built before 2026-11-26 carry
+	dir := t.TempDir()
+	if _, err := buildMillUnit(t, dir, "3-3", 2); err != nil {
+		t.Fatal(err)
+	}
+	relabel := func(rules string) {
+		m, err := format.ReadManifest(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Rules = rules
+		if err := format.WriteManifest(dir, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	relabel(oldRules)
+	set, err := tables.OpenSet(dir)
+	if err != nil {
+		t.Fatalf("a moving-phase set under the old fingerprint: %v", err)
+	}
+	set.Close()
+	if _, err := buildMillUnit(t, dir, "2-3-1-0", 2); err != nil {
+		t.Fatalf("building a placement sector onto it: %v", err)
+	}
+	if m, _ := format.ReadManifest(dir); m.Rules != millGame.RulesID() {
+		t.Errorf("after a build the set names %q, want %q", m.Rules, millGame.RulesID())
+	}
+	relabel(oldRules) // now holding a placement sector: not built under those rules
+	if s, err := tables.OpenSet(dir); !errors.Is(err, tables.ErrOtherRules) {
+		if s != nil {
+			s.Close()
+		}
+		t.Fatalf("a placement sector under the old fingerprint: %v", err)
+	}
+	if _, err := buildMillUnit(t, dir, "2-2-1-1", 2); err == nil || !strings.Contains(err.Error(), "other rules") {
+		t.Fatalf("building onto it: %v", err)
+	}
 }

@@ -106,6 +106,18 @@ func TestOpenSetChecksPDBMembers(t *testing.T) {
 		{"size", func(t *testing.T, dir string) {
 			edit(t, dir, func(m *format.Manifest) { m.Members[1].Bytes++ })
 		}, "the manifest says"},
+		// A whole group listed twice (under another name): each file is intact, but the
+		// bounds would add up to more than a state needs.
+		{"a group twice", func(t *testing.T, dir string) {
+			edit(t, dir, func(m *format.Manifest) {
+				dup := m.Members[0]
+				dup.Name = "again"
+				m.Members = append(m.Members, dup)
+			})
+		}, "do not form one set"},
+		{"misnamed group", func(t *testing.T, dir string) {
+			edit(t, dir, func(m *format.Manifest) { m.Members[0].Name = "1,2" })
+		}, "holds the group 1,2,3"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

@@ -84,6 +84,7 @@ func (s *Set) openPDBSet() error {
 		}
 	}
 	encoding := set.Encoding
+	var groups []any
 	for _, x := range s.m.Members {
 		t, err := s.openMember(x)
 		if err == nil {
@@ -95,6 +96,22 @@ func (s *Set) openPDBSet() error {
 			return fmt.Errorf("tables: pattern database group %s: %w", x.Name, err)
 		}
 		s.members = append(s.members, t)
+		p := g.NewParams()
+		if err := json.Unmarshal(x.Params, p); err != nil {
+			return fmt.Errorf("tables: pattern database group %s: %v: %w", x.Name, err, format.ErrCorrupt)
+		}
+		groups = append(groups, p)
+	}
+	// The groups must form one set: overlapping groups would add up to more than the
+	// moves a state needs (an inadmissible bound), though each file is whole.
+	spec, err := g.SetOfGroups(groups)
+	if err != nil {
+		return fmt.Errorf("tables: %s: the groups do not form one set: %v: %w", s.manifestPath(), err, format.ErrCorrupt)
+	}
+	for i, x := range s.m.Members {
+		if want := games.GroupName(spec.Groups[i].Tiles); x.Name != want {
+			return fmt.Errorf("tables: %s: member %q holds the group %s: %w", s.manifestPath(), x.Name, want, format.ErrCorrupt)
+		}
 	}
 	return nil
 }
@@ -143,8 +160,7 @@ func canonicalParams(g games.Game, raw json.RawMessage) ([]byte, error) {
 // manifestPath is the set's manifest file, for messages.
 func (s *Set) manifestPath() string { return filepath.Join(s.dir, ManifestName) }
 
-// openMember opens a member file, checking its size against the manifest (a negative
-// size: not recorded).
+// openMember opens a member file, checking its size against the manifest.
 func (s *Set) openMember(x format.Member) (*Table, error) {
 	if err := format.CheckMemberFile(x.File); err != nil {
 		return nil, fmt.Errorf("%v: %w", err, format.ErrCorrupt)
@@ -153,7 +169,7 @@ func (s *Set) openMember(x format.Member) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x.Bytes >= 0 && t.r.FileSize() != x.Bytes {
+	if t.r.FileSize() != x.Bytes {
 		t.Close()
 		return nil, fmt.Errorf("tables: %s has %d bytes, the manifest says %d: %w", t.File(), t.r.FileSize(), x.Bytes, format.ErrCorrupt)
 	}

@@ -39,8 +39,11 @@ func (s *Set) openTierSet(m *format.Manifest) error {
 	if !ok {
 		return fmt.Errorf("tables: %s: %s is not a two-player game solved by tiers: %w", s.manifestPath(), m.Game, format.ErrCorrupt)
 	}
-	if m.Rules != g.RulesID() {
+	otherRules := func() error {
 		return fmt.Errorf("tables: %s: built under other rules (%q; this tablesmith plays %q): %w", s.manifestPath(), m.Rules, g.RulesID(), ErrOtherRules)
+	}
+	if len(m.Members) == 0 && m.Rules != g.RulesID() {
+		return otherRules()
 	}
 	ts := &tierSet{g: g, byTier: map[games.Tier]*Table{}}
 	s.tiers = ts
@@ -48,6 +51,15 @@ func (s *Set) openTierSet(m *format.Manifest) error {
 		t, err := g.ParseTier(x.Name)
 		if err != nil {
 			return fmt.Errorf("tables: %s: %w: %w", s.manifestPath(), err, format.ErrCorrupt)
+		}
+		if !games.AcceptsRules(g, m.Rules, t) {
+			return otherRules()
+		}
+		// One tier, one member: another spelling of a tier listed already would count it
+		// twice.
+		if g.TierName(t) != x.Name || ts.byTier[t] != nil {
+			return fmt.Errorf("tables: %s: member %q is %s %s, listed already or not by its name: %w",
+				s.manifestPath(), x.Name, g.TierNoun(), g.TierName(t), format.ErrCorrupt)
 		}
 		tab, err := s.openMember(x)
 		if err != nil {

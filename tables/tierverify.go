@@ -2,6 +2,7 @@ package tables
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync/atomic"
 
@@ -27,6 +28,11 @@ func (s *Set) verifyTiers(ctx context.Context, opt VerifyOptions) error {
 	}
 	if opt.ChecksumsOnly {
 		return nil
+	}
+	for _, t := range all {
+		if err := s.childrenPresent(t); err != nil {
+			return err
+		}
 	}
 	codes, err := s.loadTierCodes(ctx, all, opt)
 	if err != nil {
@@ -59,6 +65,9 @@ func (s *Set) VerifyTier(ctx context.Context, name string, opt VerifyOptions) er
 	if err := s.checkTierFile(ctx, name, opt); err != nil || opt.ChecksumsOnly {
 		return err
 	}
+	if err := s.childrenPresent(t); err != nil {
+		return err
+	}
 	read := []games.Tier{t}
 	for _, c := range g.TierChildren(t) {
 		if _, ok := s.tiers.byTier[c]; ok && c != t {
@@ -71,6 +80,22 @@ func (s *Set) VerifyTier(ctx context.Context, name string, opt VerifyOptions) er
 	}
 	if err := s.checkForward(ctx, t, codes, opt); err != nil {
 		return fmt.Errorf("%s: %w", s.tiers.byTier[t].File(), err)
+	}
+	return nil
+}
+
+// ErrIncomplete marks a set that lacks a tier another of its tiers leads into: its values
+// cannot be checked (nor trusted) until that tier is built.
+var ErrIncomplete = errors.New("incomplete set")
+
+// childrenPresent reports a tier whose moves lead into a tier the set does not hold.
+func (s *Set) childrenPresent(t games.Tier) error {
+	g := s.tiers.g
+	for _, c := range g.TierChildren(t) {
+		if _, ok := s.tiers.byTier[c]; !ok {
+			return fmt.Errorf("tables: %s: %s %s leads into %s %s, which is not in the set (build it: tablesmith build %s --tier %s -o %s): %w",
+				s.dir, g.TierNoun(), g.TierName(t), g.TierNoun(), g.TierName(c), g.Name(), g.TierName(c), s.dir, ErrIncomplete)
+		}
 	}
 	return nil
 }

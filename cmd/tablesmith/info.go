@@ -202,6 +202,9 @@ func runVerify(e *env, args []string) error {
 			noun := "tier"
 			if g != nil {
 				noun = g.TierNoun()
+				if _, err := g.ParseTier(*tier); *tier != "" && err != nil {
+					return fmt.Errorf("%w: --tier: %v", errUsage, err)
+				}
 			}
 			what := "checksums, counts, SHA-256 and the forward consistency of every value"
 			if *sumsOnly {

@@ -20,7 +20,9 @@ type Game struct{}
 func (Game) Name() string { return "mill" }
 
 // Summary describes the game.
-func (Game) Summary() string { return "Nine Men's Morris (Mühle), moving phase, one table per sector" }
+func (Game) Summary() string {
+	return "Nine Men's Morris (Mühle), both phases, one table per sector (stones on the board and in hand)"
+}
 
 // SchemeClassRank is the index scheme of sector tables: Sector's compact class rank.
 const SchemeClassRank = "class-rank"
@@ -174,15 +176,30 @@ func (s *Space) Moves(state string) (moves, next []string, err error) {
 	return moves, next, nil
 }
 
-// Rules states the rules the tables are built under; RulesID fingerprints it, and a
-// sector set built under other rules is refused.
-const Rules = "Nine Men's Morris, moving phase (Gasser 1996): a stone slides to an adjacent empty point, " +
+// Rules states the rules the tables are built under, both phases; RulesID fingerprints it,
+// and a set built under other rules is refused.
+const Rules = "Nine Men's Morris (Gasser 1996): each side starts with 9 stones in hand, White first; " +
+	"while a side holds stones, its turn places one on an empty point; then a stone slides to an adjacent " +
+	"empty point, or flies to any empty point when its side has exactly 3 stones on the board and none in hand; " +
+	"a placement or a move closing one or two mills removes exactly one opponent stone, from outside the " +
+	"opponent's mills unless all its stones stand in mills (none when the opponent has no stone on the board); " +
+	"a side with fewer than 3 stones on the board and in hand, or without a legal move, loses; repetition is a draw"
+
+// MovingRules are the rules of the moving phase alone, as sets built before the placement
+// phase was modelled state them: their sectors are the same under Rules.
+const MovingRules = "Nine Men's Morris, moving phase (Gasser 1996): a stone slides to an adjacent empty point, " +
 	"or flies to any empty point when its side has exactly 3 stones; a move closing one or two mills removes " +
 	"exactly one opponent stone, from outside the opponent's mills unless all its stones stand in mills; " +
 	"a side left with 2 stones or without a legal move loses; repetition is a draw"
 
 // RulesID is a short fingerprint of Rules.
-func RulesID() string {
-	sum := sha256.Sum256([]byte(Rules))
-	return "mill-v1-" + hex.EncodeToString(sum[:8])
+func RulesID() string { return fingerprint("mill-v2-", Rules) }
+
+// movingRulesID is the fingerprint of MovingRules, which sets of moving-phase sectors
+// built before the placement phase carry.
+func movingRulesID() string { return fingerprint("mill-v1-", MovingRules) }
+
+func fingerprint(prefix, rules string) string {
+	sum := sha256.Sum256([]byte(rules))
+	return prefix + hex.EncodeToString(sum[:8])
 }

@@ -199,7 +199,7 @@ func parseHands(fields []string) ([2]int, string) {
 	}
 	for i, f := range fields {
 		n, err := strconv.Atoi(f[2:])
-		if err != nil || n < 0 || n > MaxStones || f[2] == '+' {
+		if err != nil || n < 0 || n > MaxStones || len(f) != 3 {
 			return hand, fmt.Sprintf("stones in hand %s, want a number 0 to %d", notation.Quote(f), MaxStones)
 		}
 		hand[i] = n

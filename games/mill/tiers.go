@@ -80,6 +80,15 @@ func (Game) TierNoun() string { return "sector" }
 // RulesID fingerprints the rules (see the package function RulesID).
 func (Game) RulesID() string { return RulesID() }
 
+var _ games.RulesCompat = Game{}
+
+// AcceptsRules accepts the moving-phase fingerprint of the sets built before the
+// placement phase was modelled for the moving-phase sectors, whose rules did not change.
+func (Game) AcceptsRules(id string, t games.Tier) bool {
+	_, _, wh, bh, ok := tierStones(t)
+	return id == RulesID() || ok && wh == 0 && bh == 0 && id == movingRulesID()
+}
+
 // Tiers lists the 49 moving-phase sectors by the stones on the board, fewest first (of
 // w+b stones, sector (w, b) with w ≥ b by increasing w, each followed by its twin (b, w)),
 // then the placement sectors the standard game reaches from its empty board, by the
@@ -156,7 +165,7 @@ func (g Game) BindTierFlags(fs *flag.FlagSet) func() ([]games.Tier, error) {
 		}
 		var out []games.Tier
 		for _, f := range strings.Split(*sectors, ",") {
-			t, err := g.ParseTier(f)
+			t, err := g.ParseTier(strings.TrimSpace(f))
 			if err != nil {
 				return nil, fmt.Errorf("--sectors: %w", err)
 			}
@@ -178,9 +187,10 @@ func (Game) TierName(t games.Tier) string {
 	return fmt.Sprintf("%d-%d-%d-%d", w, b, wh, bh)
 }
 
-// ParseTier reads "w-b" or "w-b-wh-bh".
-func (Game) ParseTier(name string) (games.Tier, error) {
-	fields := strings.Split(strings.TrimSpace(name), "-")
+// ParseTier reads "w-b" or "w-b-wh-bh" as TierName writes them, and nothing else (no
+// leading zeros, no four fields for a moving-phase sector): one tier has one name.
+func (g Game) ParseTier(name string) (games.Tier, error) {
+	fields := strings.Split(name, "-")
 	var n [4]int
 	bad := len(fields) != 2 && len(fields) != 4
 	for i, f := range fields {
@@ -188,12 +198,12 @@ func (Game) ParseTier(name string) (games.Tier, error) {
 			break
 		}
 		v, err := strconv.Atoi(f)
-		bad = err != nil || v < 0 || v > MaxStones || f == "" || f[0] == '+'
+		bad = err != nil || v < 0 || v > MaxStones || len(f) != 1
 		n[i] = v
 	}
 	if !bad {
 		t := tierOf(n[0], n[1], n[2], n[3])
-		if _, _, _, _, ok := tierStones(t); ok {
+		if _, _, _, _, ok := tierStones(t); ok && g.TierName(t) == name {
 			return t, nil
 		}
 	}

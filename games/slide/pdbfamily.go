@@ -176,3 +176,26 @@ func (b *pdbBuild) ExcessCodes(lo uint64, values []uint8) (uint64, error) {
 	}
 	return top, nil
 }
+
+// SetOfGroups checks that groups (*PDBParams) form one set: one board and goal, disjoint
+// tiles.
+func (PDBGame) SetOfGroups(groups []any) (games.PDBSetSpec, error) {
+	var sp PDBSpec
+	for i, g := range groups {
+		p, ok := g.(*PDBParams)
+		if !ok {
+			return games.PDBSetSpec{}, fmt.Errorf("slide: group %d: parameters of type %T", i+1, g)
+		}
+		if i == 0 {
+			sp.Rows, sp.Cols, sp.Goal = p.Rows, p.Cols, p.Goal
+		} else if p.Rows != sp.Rows || p.Cols != sp.Cols || p.Goal != sp.Goal {
+			return games.PDBSetSpec{}, fmt.Errorf("slide: group %d is for %d×%d %s, group 1 for %d×%d %s", i+1, p.Rows, p.Cols, p.Goal, sp.Rows, sp.Cols, sp.Goal)
+		}
+		tiles, err := p.TilesUint8()
+		if err != nil {
+			return games.PDBSetSpec{}, fmt.Errorf("slide: group %d: %w", i+1, err)
+		}
+		sp.Groups = append(sp.Groups, tiles)
+	}
+	return sp.Set()
+}
