@@ -129,30 +129,16 @@ func gameDefinition(t *testing.T, g *Game, white, black uint32, k int) (Value, i
 	}
 	succs := placements(mover, opp, nil)
 	cwh, cbh, cwtm := childHands(g.n, k+1)
-	minLoss, maxWin, wins := -1, -1, 0
+	var by byDefinition
 	for _, s := range succs {
 		nw, nb := colours(s, wtm)
 		v, rem, err := g.Lookup(nw, nb, cwh, cbh, cwtm)
 		if err != nil {
 			t.Fatalf("successor of white %#x black %#x at ply %d: %v", white, black, k, err)
 		}
-		switch v {
-		case Loss:
-			if minLoss < 0 || rem < minLoss {
-				minLoss = rem
-			}
-		case Win:
-			wins++
-			maxWin = max(maxWin, rem)
-		}
+		by.add(v, rem)
 	}
-	switch {
-	case minLoss >= 0:
-		return Win, 1 + minLoss
-	case wins == len(succs):
-		return Loss, 1 + maxWin
-	}
-	return Draw, 0
+	return by.value(len(succs))
 }
 
 // checkGamePosition compares one placement position's stored value with the

@@ -119,7 +119,7 @@ func definition(t *testing.T, r *Result, white, black uint32, whiteToMove bool) 
 	if len(succs) == 0 {
 		return Loss, 0
 	}
-	minLoss, maxWin, wins := -1, -1, 0
+	var by byDefinition
 	for _, s := range succs {
 		nw, nb := s.toMove, s.moved
 		if whiteToMove {
@@ -129,21 +129,43 @@ func definition(t *testing.T, r *Result, white, black uint32, whiteToMove bool) 
 		if err != nil {
 			t.Fatalf("successor of white %#x black %#x: %v", white, black, err)
 		}
-		switch v {
-		case Loss:
-			if minLoss < 0 || rem < minLoss {
-				minLoss = rem
-			}
-		case Win:
-			wins++
-			maxWin = max(maxWin, rem)
-		}
+		by.add(v, rem)
 	}
+	return by.value(len(succs))
+}
+
+// byDefinition gathers the values of a position's successors and gives the position's
+// value as the rules define it: a win in 1 + the least remoteness of a successor lost by
+// the opponent, else a loss in 1 + the largest remoteness when every successor is won by
+// the opponent, else a draw. The tests' own copy of the rule, apart from the solver's.
+type byDefinition struct {
+	minLoss, maxWin, wins int
+	started               bool
+}
+
+func (b *byDefinition) add(v Value, rem int) {
+	if !b.started {
+		b.minLoss, b.maxWin, b.started = -1, -1, true
+	}
+	switch v {
+	case Loss:
+		if b.minLoss < 0 || rem < b.minLoss {
+			b.minLoss = rem
+		}
+	case Win:
+		b.wins++
+		b.maxWin = max(b.maxWin, rem)
+	}
+}
+
+func (b *byDefinition) value(successors int) (Value, int) {
 	switch {
-	case minLoss >= 0:
-		return Win, 1 + minLoss
-	case wins == len(succs):
-		return Loss, 1 + maxWin
+	case !b.started:
+		return Loss, 0 // no move
+	case b.minLoss >= 0:
+		return Win, 1 + b.minLoss
+	case b.wins == successors:
+		return Loss, 1 + b.maxWin
 	}
 	return Draw, 0
 }
