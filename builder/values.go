@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/tablesmith/tablesmith/builder/internal/bigmem"
+	"github.com/tablesmith/tablesmith/internal/bigmem"
 )
 
 // Values holds one unsigned value per slot in Width() bytes, little-endian. Each slot owns

@@ -27,6 +27,7 @@ import (
 //	  "format": "tablesmith-set", "version": 1,
 //	  "kind": "tiers",                 // tiers (a two-player game) or pdb
 //	  "game": "mill", "rules": "mill-v2-…",
+//	  "values": "wdl",                 // tiers: what the members store (absent: full)
 //	  "params": {…},                   // what every member shares (a PDB set's board)
 //	  "members": [{"name": "3-3", "file": "sector-3-3.tsm", "bytes": 123,
 //	               "sha256": "…",
@@ -49,13 +50,24 @@ const (
 	SetPDB   = "pdb"   // an additive pattern-database set, one member per group
 )
 
+// What a tiered game's set stores (Manifest.Values): the value of every position with its
+// remoteness (full, the default, written as no field at all), or the value alone (wdl: a
+// win/draw/loss-only set, whose members' encoding is values.EncodingWDLOnly).
+const (
+	ValuesFull = "full"
+	ValuesWDL  = "wdl"
+)
+
 // Manifest is the content of a set's manifest.json.
 type Manifest struct {
-	Format  string          `json:"format"`
-	Version int             `json:"version"`
-	Kind    string          `json:"kind"`
-	Game    string          `json:"game"`
-	Rules   string          `json:"rules,omitempty"`
+	Format  string `json:"format"`
+	Version int    `json:"version"`
+	Kind    string `json:"kind"`
+	Game    string `json:"game"`
+	Rules   string `json:"rules,omitempty"`
+	// Values is what a tiered game's set stores: ValuesWDL, or empty for ValuesFull (see
+	// ValueKind). A pattern-database set has none.
+	Values  string          `json:"values,omitempty"`
 	Params  json.RawMessage `json:"params,omitempty"`
 	Members []Member        `json:"members"`
 	Build   *Build          `json:"build,omitempty"`
@@ -79,6 +91,14 @@ type Member struct {
 // NewManifest starts an empty manifest of a set.
 func NewManifest(kind, game, rules string) *Manifest {
 	return &Manifest{Format: ManifestFormat, Version: ManifestVersion, Kind: kind, Game: game, Rules: rules}
+}
+
+// ValueKind is what the set stores: ValuesFull or ValuesWDL.
+func (m *Manifest) ValueKind() string {
+	if m.Values == "" {
+		return ValuesFull
+	}
+	return m.Values
 }
 
 // Member returns the member called name.
@@ -189,6 +209,10 @@ func (m *Manifest) check() error {
 		return corruptf("manifest: no game")
 	case len(m.Members) == 0:
 		return corruptf("manifest: no member (a set is written once it has one)")
+	case m.Values != "" && m.Values != ValuesFull && m.Values != ValuesWDL:
+		return corruptf("manifest: values %q, want %s or %s", m.Values, ValuesFull, ValuesWDL)
+	case m.Values != "" && m.Kind != SetTiers:
+		return corruptf("manifest: values %q in a %s set (only a two-player game's set states them)", m.Values, m.Kind)
 	}
 	seen := map[string]bool{}
 	for i, x := range m.Members {

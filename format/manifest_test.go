@@ -28,6 +28,7 @@ func TestParseManifestReal(t *testing.T) {
 		members                 int
 	}{
 		{"tier-set.json", SetTiers, "mill", "3-3", 10},
+		{"wdl-tier-set.json", SetTiers, "mill", "3-3", 7},
 		{"legacy-sector-set.json", SetTiers, "mill", "3-3", 10},
 		{"legacy-pdb-set.json", SetPDB, "slide-pdb", "1,2,3,4", 2},
 		{"pdb-set.json", SetPDB, "slide-pdb", "1,2,3,4", 2},
@@ -208,7 +209,7 @@ func TestReadManifestFile(t *testing.T) {
 // FuzzParseManifest: any bytes give a manifest that passes its own checks, or an error;
 // never a panic. A manifest that parses writes and reads back the same.
 func FuzzParseManifest(f *testing.F) {
-	for _, name := range []string{"tier-set.json", "legacy-sector-set.json", "legacy-pdb-set.json", "pdb-set.json"} {
+	for _, name := range []string{"tier-set.json", "wdl-tier-set.json", "legacy-sector-set.json", "legacy-pdb-set.json", "pdb-set.json"} {
 		f.Add(readManifestSeed(f, name))
 	}
 	f.Add([]byte(`{"format":"tablesmith-set","version":1,"kind":"pdb","game":"g","members":[]}`))
@@ -236,4 +237,45 @@ func FuzzParseManifest(f *testing.F) {
 			t.Fatalf("a parsed manifest does not parse again: %v\n%s", err, again)
 		}
 	})
+}
+
+// TestManifestValues: a tiered set states what it stores — nothing for a full set (as
+// sets built before win/draw/loss-only sets), "wdl" for one of those; any other word, or
+// values in a pattern-database set, is corrupt.
+func TestManifestValues(t *testing.T) {
+	t.Parallel()
+	full, err := ParseManifest(readManifestSeed(t, "tier-set.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wdl, err := ParseManifest(readManifestSeed(t, "wdl-tier-set.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.Values != "" || full.ValueKind() != ValuesFull || wdl.Values != ValuesWDL || wdl.ValueKind() != ValuesWDL {
+		t.Fatalf("values %q (%s) and %q (%s)", full.Values, full.ValueKind(), wdl.Values, wdl.ValueKind())
+	}
+	b, err := json.Marshal(full)
+	if err != nil || strings.Contains(string(b), `"values"`) {
+		t.Errorf("a full set's manifest writes %s", b)
+	}
+	for _, c := range []struct{ seed, values string }{
+		{"tier-set.json", "remoteness"}, {"tier-set.json", "WDL"}, {"pdb-set.json", "wdl"}, {"pdb-set.json", "full"},
+	} {
+		var raw map[string]any
+		if err := json.Unmarshal(readManifestSeed(t, c.seed), &raw); err != nil {
+			t.Fatal(err)
+		}
+		raw["values"] = c.values
+		b, _ := json.Marshal(raw)
+		if _, err := ParseManifest(b); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "values") {
+			t.Errorf("%s with values %q: %v", c.seed, c.values, err)
+		}
+	}
+	ok := *full
+	ok.Values = ValuesFull
+	b, _ = json.Marshal(&ok)
+	if m, err := ParseManifest(b); err != nil || m.ValueKind() != ValuesFull {
+		t.Errorf(`values "full" stated: %v`, err)
+	}
 }

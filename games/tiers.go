@@ -72,6 +72,19 @@ type TierWorker interface {
 	Parents(t Tier, slots []uint64, from Tier, b *ParentBatch)
 }
 
+// OrderedTierWorker is a TierWorker that also visits a tier's positions in an order of its
+// own, in which the children of consecutive positions lie close together in their tiers.
+// A pass that reads every child's value from tiers of gigabytes (the one-pass solve of a
+// tier whose moves all leave it) then finds them in the cache instead of waiting for
+// memory at nearly every read.
+type OrderedTierWorker interface {
+	TierWorker
+	// ChildrenInOrder fills b for positions lo..hi−1 of the order of tier t, as Children
+	// does for slots, and appends their slots to slots: over 0..TierSize(t)−1 the order
+	// is a permutation of the tier's slots.
+	ChildrenInOrder(t Tier, lo, hi uint64, slots []uint64, b *ChildBatch) []uint64
+}
+
 // ChildBatch is a TierWorker's answer to Children, reused from call to call.
 type ChildBatch struct {
 	Off []int // one more than the positions asked for

@@ -46,6 +46,9 @@ type PlanOptions struct {
 	// TimeScale multiplies the time estimates (0: 1), e.g. 2 to plan again the units
 	// whose jobs ran over their time limit.
 	TimeScale float64
+	// Values is what a tiered game's set stores (TierOptions.Values): format.ValuesWDL
+	// adds --values wdl to the unit commands.
+	Values string
 }
 
 func (o PlanOptions) exe() string { return orString(o.Exe, "tablesmith") }
@@ -91,6 +94,7 @@ const (
 	overheadBytes          = 200 << 20
 	slotsPerCore           = 16 << 20
 	tierStateBytesPerSlot  = 8 // retro.Solve: one word per position
+	onePassBytesPerSlot    = 2 // solveOnePass: one uint16 code per position
 	tierExitBytesPerSlot   = 2 // a tier the unit's moves lead into: one uint16 per class
 	tierLoadBytesPerSlot   = 4 // and, while it loads, a block of its codes as uint32
 	verifyCodeBytesPerSlot = 2 // tables: every sector the check reads, one uint16 per class
@@ -132,7 +136,11 @@ func pending(all []Unit, complete func(i int) (bool, error)) ([]Unit, error) {
 // pending units its moves lead into. The commands name dir as given.
 func TierUnits(g games.TieredGame, dir string, want []games.Tier, opt PlanOptions) ([]Unit, error) {
 	plan := TierPlan(g, want)
-	m, err := readTierManifest(g, dir)
+	kind, err := TierOptions{Values: opt.Values}.valueKind()
+	if err != nil {
+		return nil, err
+	}
+	m, err := readTierManifestFor(g, dir, kind)
 	if err != nil {
 		return nil, err
 	}
@@ -162,9 +170,16 @@ func TierPlanUnits(g games.TieredGame, dir string, plan []TierUnit, opt PlanOpti
 			exits += n
 			largest = max(largest, n)
 		}
+		state := uint64(tierStateBytesPerSlot)
+		if tu.onePass(g) {
+			state = onePassBytesPerSlot
+		}
 		estimate(&u, opt, float64(u.Slots)/tierClassesPerSecond,
-			tierStateBytesPerSlot*u.Slots+tierExitBytesPerSlot*exits+tierLoadBytesPerSlot*largest)
+			state*u.Slots+tierExitBytesPerSlot*exits+tierLoadBytesPerSlot*largest)
 		u.Command = []string{opt.exe(), "build", g.Name(), "--tier", tu.Name, "--workers", strconv.Itoa(u.Cores), "-o", dir}
+		if opt.Values == format.ValuesWDL {
+			u.Command = slices.Insert(u.Command, len(u.Command)-2, "--values", format.ValuesWDL)
+		}
 		out = append(out, u)
 	}
 	return out

@@ -15,6 +15,7 @@ import (
 	"github.com/tablesmith/tablesmith/builder/retro"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/internal/bigmem"
 	"github.com/tablesmith/tablesmith/internal/safefile"
 	"github.com/tablesmith/tablesmith/internal/sysmem"
 	"github.com/tablesmith/tablesmith/values"
@@ -28,6 +29,14 @@ import (
 // tiers), which records each tier when its unit is complete; a unit already recorded
 // with files whose SHA-256 matches is skipped, so an interrupted build resumes unit by
 // unit and produces the same bytes.
+//
+// A set stores the full values (win, loss or draw with the remoteness; the default) or,
+// with TierOptions.Values = format.ValuesWDL, the win/draw/loss outcome alone
+// (values.EncodingWDLOnly, recorded in the manifest's "values"): the same engines solve
+// it, and each unit's values are reduced to their outcome as they are written. Exits read
+// from such a set are outcome codes that decode as a loss in 0 or a win in 1: the depths
+// the engines then compute are wrong, but never the outcome, which does not depend on
+// them. One directory holds one kind: a build of the other kind is refused.
 
 // TierUnit is one unit of work of a tiered game: tiers that reach each other.
 type TierUnit struct {
@@ -43,6 +52,13 @@ func (u TierUnit) Slots(g games.TieredGame) uint64 {
 		n += g.TierSize(t)
 	}
 	return n
+}
+
+// onePass reports whether u is one tier none of whose moves stays in it: solved in one
+// pass over its positions by the combining rule (solveOnePass), with one uint16 a slot,
+// rather than by retrograde analysis (retro.Solve, one uint64 a slot).
+func (u TierUnit) onePass(g games.TieredGame) bool {
+	return len(u.Tiers) == 1 && !slices.Contains(g.TierChildren(u.Tiers[0]), u.Tiers[0])
 }
 
 // exits lists the tiers outside u that its moves lead into, in the game's order.
@@ -207,6 +223,35 @@ type TierOptions struct {
 	// complete in the set.
 	UnitDone func(u TierUnit, members []TierMember, skipped bool)
 	Build    format.Build // recorded in the manifest (not in the reproducible files)
+	// Values is what the set stores: format.ValuesFull (or empty) or format.ValuesWDL.
+	Values string
+}
+
+// valueKind is what opt asks the set to store: format.ValuesFull or format.ValuesWDL.
+func (opt TierOptions) valueKind() (string, error) {
+	switch opt.Values {
+	case "", format.ValuesFull:
+		return format.ValuesFull, nil
+	case format.ValuesWDL:
+		return format.ValuesWDL, nil
+	}
+	return "", fmt.Errorf("build: values %q: want %s or %s", opt.Values, format.ValuesFull, format.ValuesWDL)
+}
+
+// tierEncoding is the encoding of the tier files of a set of the given value kind.
+func tierEncoding(kind string) string {
+	if kind == format.ValuesWDL {
+		return values.EncodingWDLOnly
+	}
+	return values.EncodingWDL
+}
+
+// tierSummary reads a tier file's per-code counts in its encoding.
+func tierSummary(encoding string, bits int, codeCounts []uint64) values.WDLSummary {
+	if encoding == values.EncodingWDLOnly {
+		return values.WDLOnlySummary(codeCounts)
+	}
+	return values.WDLCodes{Bits: bits}.Summary(codeCounts)
 }
 
 // BuildTierSet builds every unit of plan (see TierPlan) into dir, skipping those already
@@ -214,7 +259,15 @@ type TierOptions struct {
 // at a time (RunUnits over TierPlanUnits, within the memory available); with one job, in
 // plan's order.
 func BuildTierSet(ctx context.Context, g games.TieredGame, dir string, plan []TierUnit, opt TierOptions) error {
+	kind, err := opt.valueKind()
+	if err != nil {
+		return err
+	}
 	if err := prepareSetDir(dir); err != nil {
+		return err
+	}
+	// A set of the other kind is refused before any work.
+	if _, err := readTierManifestFor(g, dir, kind); err != nil {
 		return err
 	}
 	var mu sync.Mutex
@@ -249,10 +302,14 @@ func prepareSetDir(dir string) error {
 // names and renamed into place, and the manifest is updated last, under a lock, so that
 // jobs building other units of the same set at the same time lose nothing.
 func BuildTierUnit(ctx context.Context, g games.TieredGame, dir string, u TierUnit, opt TierOptions) (built bool, err error) {
+	kind, err := opt.valueKind()
+	if err != nil {
+		return false, err
+	}
 	if err := prepareSetDir(dir); err != nil {
 		return false, err
 	}
-	m, err := readTierManifest(g, dir)
+	m, err := readTierManifestFor(g, dir, kind)
 	if err != nil {
 		return false, err
 	}
@@ -271,14 +328,16 @@ func BuildTierUnit(ctx context.Context, g games.TieredGame, dir string, u TierUn
 	if err != nil {
 		return false, err
 	}
+	defer ex.release()
 	sp := newTierSpace(g, u, ex)
 	start := time.Now()
 	var depth func(s uint64) uint16
-	if len(u.Tiers) == 1 && !slices.Contains(g.TierChildren(u.Tiers[0]), u.Tiers[0]) {
-		codes, err := solveOnePass(ctx, sp, opt.Workers)
+	if u.onePass(g) {
+		codes, mem, err := solveOnePass(ctx, sp, opt.Workers)
 		if err != nil {
 			return false, fmt.Errorf("build: %s %s: %w", g.TierNoun(), u.Name, err)
 		}
+		defer mem.Release() // after the tier is written
 		depth = func(s uint64) uint16 { return codes[s] - 1 }
 	} else {
 		ropt := retro.Options{Workers: opt.Workers}
@@ -297,7 +356,7 @@ func BuildTierUnit(ctx context.Context, g games.TieredGame, dir string, u TierUn
 	var members []TierMember
 	for i, t := range u.Tiers {
 		lo, hi := sp.off[i], sp.off[i+1]
-		mem, err := writeTier(ctx, g, dir, t, hi-lo, func(s uint64) uint16 { return depth(lo + s) }, opt.Workers)
+		mem, err := writeTier(ctx, g, dir, t, hi-lo, func(s uint64) uint16 { return depth(lo + s) }, opt.Workers, kind)
 		if err != nil {
 			return false, err
 		}
@@ -307,7 +366,7 @@ func BuildTierUnit(ctx context.Context, g games.TieredGame, dir string, u TierUn
 		mem.Build = &b
 		members = append(members, mem)
 	}
-	if err := recordTiers(g, dir, members); err != nil {
+	if err := recordTiers(g, dir, kind, members); err != nil {
 		return false, err
 	}
 	if opt.UnitDone != nil {
@@ -322,26 +381,53 @@ func tierFile(g games.TieredGame, t games.Tier) string {
 }
 
 // writeTier writes one tier's values (depth: 0 for a draw, else 1 + remoteness) as a WDL
-// table, reproducibly (the build information goes to the manifest).
-func writeTier(ctx context.Context, g games.TieredGame, dir string, t games.Tier, n uint64, depth func(uint64) uint16, workers int) (TierMember, error) {
-	maxR := 0
-	for i := range n {
-		maxR = max(maxR, int(depth(i)))
+// table, reproducibly (the build information goes to the manifest); for a set of kind
+// format.ValuesWDL, their outcomes alone (values.EncodingWDLOnly).
+// alignedBits is the width a tier's codes are stored at: the width they need, rounded up
+// so that no code straddles a byte. zstd models bytes: codes of 5 to 7 bits packed across
+// byte boundaries compressed 20–35% worse than the same codes as bytes (the moving
+// sectors up to 13 stones: 4-7 from 4.45 to 2.91 bits a class, 3-8 from 3.87 to 3.08,
+// 9-3 from 0.84 to 0.53), and 3-bit codes as nibbles better than packed (5-3: 0.14 to
+// 0.10); 4-bit codes were no better as bytes.
+func alignedBits(bits int) int {
+	for _, w := range []int{2, 4, 8, 16} {
+		if bits <= w {
+			return w
+		}
 	}
-	enc, err := values.WDLBits(uint64(max(maxR-1, 0)))
-	if err != nil {
-		return TierMember{}, err
+	return 32
+}
+
+func writeTier(ctx context.Context, g games.TieredGame, dir string, t games.Tier, n uint64, depth func(uint64) uint16, workers int, kind string) (TierMember, error) {
+	encoding, bits := tierEncoding(kind), values.WDLOnlyBits
+	if encoding == values.EncodingWDL {
+		maxR := 0
+		for i := range n {
+			maxR = max(maxR, int(depth(i)))
+		}
+		enc, err := values.WDLBits(uint64(max(maxR-1, 0)))
+		if err != nil {
+			return TierMember{}, err
+		}
+		bits = alignedBits(enc.Bits)
 	}
 	params, err := json.Marshal(g.TierParams(t))
 	if err != nil {
 		return TierMember{}, err
 	}
 	meta := format.Metadata{Game: g.Name(), Params: params, Index: g.Schemes()[0],
-		Encoding: values.EncodingWDL, Slots: n, CodeBits: enc.Bits,
+		Encoding: encoding, Slots: n, CodeBits: bits,
 		Build: format.Build{Tool: "tablesmith"}}
 	src := func(dst []uint32, start uint64) {
 		for i := range dst {
 			dst[i] = uint32(depth(start+uint64(i))) + 1 // 0 (draw) → code 1, 1 + r → code 2 + r
+		}
+	}
+	if encoding == values.EncodingWDLOnly {
+		src = func(dst []uint32, start uint64) {
+			for i := range dst {
+				dst[i] = values.OutcomeCode(uint32(depth(start+uint64(i))) + 1)
+			}
 		}
 	}
 	name := g.TierName(t)
@@ -359,11 +445,35 @@ func writeTier(ctx context.Context, g games.TieredGame, dir string, t games.Tier
 		return TierMember{}, err
 	}
 	return TierMember{Member: format.Member{Name: name, File: filepath.Base(path), Bytes: st.Size(), SHA256: sum},
-		Slots: n, Counts: enc.Summary(written.CodeCounts)}, nil
+		Slots: n, Counts: tierSummary(encoding, bits, written.CodeCounts)}, nil
 }
 
-// readTierManifest reads dir's manifest, or starts an empty one when there is none yet; a
-// manifest of another kind, game or rules is refused.
+// readTierManifestFor reads dir's manifest as readTierManifest does, and refuses a set of
+// values other than kind (format.ValuesFull or format.ValuesWDL); an empty one it starts
+// is of kind.
+func readTierManifestFor(g games.TieredGame, dir, kind string) (*format.Manifest, error) {
+	m, err := readTierManifest(g, dir)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(m.Members) == 0:
+		m.Values = ""
+		if kind == format.ValuesWDL {
+			m.Values = format.ValuesWDL
+		}
+	case m.ValueKind() != kind && kind == format.ValuesWDL:
+		return nil, fmt.Errorf("build: %s holds a full set (with remoteness), not a win/draw/loss-only one: build the win/draw/loss-only set "+
+			"in another directory, or derive it from this one (tablesmith convert %s --values wdl -o OUT)", dir, dir)
+	case m.ValueKind() != kind:
+		return nil, fmt.Errorf("build: %s holds a win/draw/loss-only set (values %s), which has no remoteness to build a full set on: "+
+			"build the full set in another directory, or give --values %s to extend this one", dir, m.ValueKind(), m.ValueKind())
+	}
+	return m, nil
+}
+
+// readTierManifest reads dir's manifest, or starts an empty one (of a full set) when there
+// is none yet; a manifest of another kind, game or rules is refused.
 func readTierManifest(g games.TieredGame, dir string) (*format.Manifest, error) {
 	m, err := format.ReadManifest(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -396,8 +506,9 @@ func readTierManifest(g games.TieredGame, dir string) (*format.Manifest, error) 
 }
 
 // tierUnitComplete reports whether every tier of u is in the manifest with a file whose
-// SHA-256 matches, and then what the files hold.
+// SHA-256 matches and whose encoding is the set's, and then what the files hold.
 func tierUnitComplete(g games.TieredGame, dir string, m *format.Manifest, u TierUnit) (bool, []TierMember) {
+	encoding := tierEncoding(m.ValueKind())
 	var members []TierMember
 	for _, t := range u.Tiers {
 		x, ok := m.Member(g.TierName(t))
@@ -414,8 +525,11 @@ func tierUnitComplete(g games.TieredGame, dir string, m *format.Manifest, u Tier
 		}
 		meta := r.Meta()
 		r.Close()
+		if meta.Encoding != encoding {
+			return false, nil
+		}
 		members = append(members, TierMember{Member: x, Slots: meta.Slots,
-			Counts: values.WDLCodes{Bits: meta.CodeBits}.Summary(meta.CodeCounts)})
+			Counts: tierSummary(meta.Encoding, meta.CodeBits, meta.CodeCounts)})
 	}
 	return true, members
 }
@@ -423,13 +537,13 @@ func tierUnitComplete(g games.TieredGame, dir string, m *format.Manifest, u Tier
 // recordTiers adds members to dir's manifest under an exclusive lock, so concurrent jobs
 // of one set never lose each other's entries; the manifest is replaced atomically and
 // lists the tiers in the game's order.
-func recordTiers(g games.TieredGame, dir string, members []TierMember) error {
+func recordTiers(g games.TieredGame, dir, kind string, members []TierMember) error {
 	unlock, err := lockDir(dir)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	m, err := readTierManifest(g, dir)
+	m, err := readTierManifestFor(g, dir, kind)
 	if err != nil {
 		return err
 	}
@@ -455,6 +569,17 @@ func recordTiers(g games.TieredGame, dir string, members []TierMember) error {
 type tierExits struct {
 	tiers []games.Tier
 	codes [][]uint16
+	bufs  []*bigmem.Buf // the memory of codes, mapped on huge pages (see release)
+}
+
+// release frees the codes now; nothing may use them after. Until then it keeps them
+// mapped: the maps go when their Bufs become unreachable, which the slices alone do not
+// prevent.
+func (ex *tierExits) release() {
+	for _, b := range ex.bufs {
+		b.Release()
+	}
+	ex.codes, ex.bufs = nil, nil
 }
 
 // lookup returns the codes of tier t, or nil.
@@ -490,45 +615,59 @@ func loadTierExits(ctx context.Context, g games.TieredGame, dir string, m *forma
 			return nil, fmt.Errorf("build: %s %s needs %s %s, but %s is not the file the manifest records (SHA-256 %s, want %s): rebuild %s: %w",
 				noun, u.Name, noun, name, path, sum, x.SHA256, dep.Name, format.ErrCorrupt)
 		}
-		codes, err := loadCodes16(ctx, path, g.TierSize(t))
+		codes, buf, err := loadCodes16(ctx, path, g.TierSize(t), tierEncoding(m.ValueKind()))
 		if err != nil {
+			ex.release()
 			return nil, fmt.Errorf("build: %s %s needs %s %s: %w", noun, u.Name, noun, name, err)
 		}
 		ex.tiers = append(ex.tiers, t)
 		ex.codes = append(ex.codes, codes)
+		ex.bufs = append(ex.bufs, buf)
 	}
 	return ex, nil
 }
 
-// loadCodes16 reads every code of a WDL table of n slots, each checked to fit 16 bits.
-func loadCodes16(ctx context.Context, path string, n uint64) ([]uint16, error) {
+// loadCodes16 reads every code of a WDL table of n slots in encoding (values.EncodingWDL
+// or values.EncodingWDLOnly), each checked to fit 16 bits.
+//
+// The codes live outside the Go heap, on huge pages where the system gives them (see
+// bigmem.Alloc): a unit's moves read them at random, and with 4 KiB pages nearly every
+// read missed the TLB as well as the cache (the placement phase spent half its time
+// there). The caller keeps the returned Buf for as long as it uses the codes.
+func loadCodes16(ctx context.Context, path string, n uint64, encoding string) (_ []uint16, _ *bigmem.Buf, err error) {
 	r, err := format.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer r.Close()
 	meta := r.Meta()
-	if meta.Slots != n || meta.Encoding != values.EncodingWDL {
-		return nil, fmt.Errorf("%s: %d slots of %s, want %d of %s: %w", path, meta.Slots, meta.Encoding, n, values.EncodingWDL, format.ErrCorrupt)
+	if meta.Slots != n || meta.Encoding != encoding {
+		return nil, nil, fmt.Errorf("%s: %d slots of %s, want %d of %s: %w", path, meta.Slots, meta.Encoding, n, encoding, format.ErrCorrupt)
 	}
-	out := make([]uint16, n)
+	mem := bigmem.New(2 * n)
+	defer func() {
+		if err != nil {
+			mem.Release()
+		}
+	}()
+	out := mem.Uint16s()
 	buf := make([]uint32, 1<<16)
 	for lo := uint64(0); lo < n; lo += uint64(len(buf)) {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		b := buf[:min(uint64(len(buf)), n-lo)]
 		if err := r.Codes(b, lo); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for i, c := range b {
 			if c > 0xFFFF || c == values.WDLHole {
-				return nil, fmt.Errorf("%s: slot %d holds code %d: %w", path, lo+uint64(i), c, format.ErrCorrupt)
+				return nil, nil, fmt.Errorf("%s: slot %d holds code %d: %w", path, lo+uint64(i), c, format.ErrCorrupt)
 			}
 			out[lo+uint64(i)] = uint16(c)
 		}
 	}
-	return out, nil
+	return out, mem, nil
 }
 
 // lockDir waits for the exclusive lock of a set's directory (dir/.lock), which jobs take

@@ -128,3 +128,34 @@ func BenchmarkMillPair(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMillEngine solves pairs 5-4 (mostly draws, a long tail of depths) and 6-3
+// (mostly wins: many predecessors) with one worker, the engine's per-core speed on the
+// two kinds of work; `make bench-mill-engine` times whole builds, old engine beside new.
+func BenchmarkMillEngine(b *testing.B) {
+	dir := benchSet(b)
+	for _, pair := range []string{"5-4", "6-3"} {
+		b.Run("pair="+pair, func(b *testing.B) {
+			u := millUnit(b, pair)
+			m, err := readTierManifest(millGame, dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			exits, err := loadTierExits(context.Background(), millGame, dir, m, u)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sp := newTierSpace(millGame, u, exits)
+			var classes uint64
+			start := time.Now()
+			for b.Loop() {
+				res, err := retro.Solve(context.Background(), sp, retro.Options{Workers: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				classes += res.Slots()
+			}
+			b.ReportMetric(float64(classes)/time.Since(start).Seconds(), "classes/s")
+		})
+	}
+}

@@ -3,11 +3,15 @@ package pipeline
 import (
 	"context"
 	"flag"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
+	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/games/mill"
+	"github.com/tablesmith/tablesmith/tables"
 )
 
 // The tests of the tier orchestrator use Mühle as their real game (and a synthetic game of
@@ -59,4 +63,33 @@ func buildMillUnit(t testing.TB, dir, name string, workers int) (bool, error) {
 // buildMillUpTo builds every sector with at most n stones into dir.
 func buildMillUpTo(ctx context.Context, dir string, n int, opt TierOptions) error {
 	return BuildTierSet(ctx, millGame, dir, TierPlan(millGame, millUpTo(n)), opt)
+}
+
+// forgeSetCode changes the code of one slot of a set's first member and reseals it: the
+// file rewritten with valid checksums, the manifest's size and SHA-256 updated to match.
+// Only the forward check can then tell; it returns the set, opened.
+func forgeSetCode(t *testing.T, dir, file string, slot uint64, forge func(uint32) uint32) *tables.Set {
+	t.Helper()
+	path := filepath.Join(dir, file)
+	meta, codes := readTable(t, path)
+	codes[slot] = forge(codes[slot])
+	if _, err := format.WriteFile(context.Background(), path, meta, func(dst []uint32, start uint64) { copy(dst, codes[start:]) },
+		format.WriteOptions{Workers: 1, Reproducible: true}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := format.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := os.Stat(path)
+	m.Members[0].Bytes = st.Size()
+	m.Members[0].SHA256, _ = format.FileSHA256(path)
+	if err := format.WriteManifest(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	set, err := tables.OpenSet(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
 }

@@ -256,33 +256,14 @@ func TestTierSetForgedValuesFail(t *testing.T) {
 	if _, err := buildMillUnit(t, dir, "3-3", 2); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, "sector-3-3.tsm")
-	meta, codes := readTable(t, path)
 	const victim = 1000
-	codes[victim] += 2 // the same outcome, two plies further: only the forward check can tell
-	if _, err := format.WriteFile(ctx, path, meta, func(dst []uint32, start uint64) { copy(dst, codes[start:]) },
-		format.WriteOptions{Workers: 1, Reproducible: true}); err != nil {
-		t.Fatal(err)
-	}
-	m, err := format.ReadManifest(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, _ := os.Stat(path)
-	m.Members[0].Bytes = st.Size()
-	m.Members[0].SHA256, _ = format.FileSHA256(path)
-	if err := format.WriteManifest(dir, m); err != nil {
-		t.Fatal(err)
-	}
-	set, err := tables.OpenSet(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The same outcome, two plies further: only the forward check can tell.
+	set := forgeSetCode(t, dir, "sector-3-3.tsm", victim, func(c uint32) uint32 { return c + 2 })
 	defer set.Close()
 	if err := set.Verify(ctx, tables.VerifyOptions{Workers: 2, ChecksumsOnly: true}); err != nil {
 		t.Fatalf("the resealed set fails even its checksums: %v", err)
 	}
-	err = set.Verify(ctx, tables.VerifyOptions{Workers: 2})
+	err := set.Verify(ctx, tables.VerifyOptions{Workers: 2})
 	if !errors.Is(err, format.ErrCorrupt) || !strings.Contains(err.Error(), "inconsistent at slot") {
 		t.Fatalf("forged values verified: %v", err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tablesmith/tablesmith/builder/retro"
 	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/internal/bigmem"
 	"github.com/tablesmith/tablesmith/internal/parallel"
 	"github.com/tablesmith/tablesmith/values"
 )
@@ -26,6 +27,10 @@ type tierSpace struct {
 	// dest[i] lists where the children tier u.Tiers[i] declares are: in the unit (from
 	// off, size slots) or an exit's codes. One short scan per move finds a child's.
 	dest [][]childDest
+	// once[i] is the index in dest[i] of the only tier of the unit among u.Tiers[i]'s
+	// children, when there is exactly one (else −1): a onceWorker lists the children in
+	// it apart, once each.
+	once []int
 
 	mu     sync.Mutex
 	failed error // the first move the game did not declare (see summarise)
@@ -66,8 +71,28 @@ func newTierSpace(g games.TieredGame, u TierUnit, ex *tierExits) *tierSpace {
 			dest = append(dest, childDest{tier: c, exit: true, size: uint64(len(codes)), codes: codes})
 		}
 		sp.dest = append(sp.dest, dest)
+		once, in := -1, 0
+		for k, d := range dest {
+			if !d.exit {
+				once = k
+				in++
+			}
+		}
+		if in != 1 {
+			once = -1
+		}
+		sp.once = append(sp.once, once)
 	}
 	return sp
+}
+
+// A onceWorker is a TierWorker that can list a position's children in one tier apart,
+// once each (games/mill's): ChildrenOnce is Children, except that the children of the
+// i-th position in tier once go to in.Slots[in.Off[i]:in.Off[i+1]], once per slot and in
+// any order, rather than to b once per move. When a tier has one child tier in the unit,
+// Expand asks for its children so: they need no sorting, and no lookup of their tier.
+type onceWorker interface {
+	ChildrenOnce(t games.Tier, lo, hi uint64, once games.Tier, b *games.ChildBatch, in *games.ParentBatch)
 }
 
 // fail records a move the game's tier graph does not allow; the build reports the first.
@@ -107,7 +132,11 @@ type tierSpaceWorker struct {
 	tw    games.TierWorker
 	cb    games.ChildBatch
 	pb    []games.ParentBatch
+	in    games.ParentBatch // the children in the unit, from a onceWorker
 	local []uint64
+	// gathered holds one position's exit codes between reading and combining them.
+	gathered []uint16
+	slots    []uint64 // the slots of a one-pass chunk, in the game's order
 }
 
 // summarise records the children of one position of the unit's tier i: those in the unit
@@ -142,8 +171,17 @@ func (w *tierSpaceWorker) summarise(i int, children []games.TierPosition, succ [
 			succ = append(succ, d.off+c.Slot)
 			continue
 		}
-		ex.AddCode(uint32(d.codes[c.Slot]))
+		w.gathered = append(w.gathered, d.codes[c.Slot])
 	}
+	// The exits' codes are read at random across arrays of up to gigabytes: nearly every
+	// read misses the cache. Gathered in a loop where nothing depends on what they read,
+	// the reads overlap; combined as they came, each waited for the one before (a branch
+	// on the code, mispredicted, dropped the reads begun after it). The placement phase,
+	// all exits, spent half its time in that wait.
+	for _, code := range w.gathered {
+		ex.AddCode(uint32(code))
+	}
+	w.gathered = w.gathered[:0]
 	run := succ[start:]
 	slices.Sort(run)
 	return succ[:start+len(slices.Compact(run))], ex
@@ -154,7 +192,29 @@ func (w *tierSpaceWorker) Expand(lo, hi uint64, b *retro.Batch) {
 	for lo < hi {
 		i := w.sp.tierAt(lo)
 		end := min(hi, w.sp.off[i+1])
-		w.tw.Children(w.sp.u.Tiers[i], lo-w.sp.off[i], end-w.sp.off[i], &w.cb)
+		t := w.sp.u.Tiers[i]
+		ow, ok := w.tw.(onceWorker)
+		if k := w.sp.once[i]; ok && k >= 0 {
+			d := &w.sp.dest[i][k]
+			ow.ChildrenOnce(t, lo-w.sp.off[i], end-w.sp.off[i], d.tier, &w.cb, &w.in)
+			for p := range int(end - lo) {
+				for _, s := range w.in.Slots[w.in.Off[p]:w.in.Off[p+1]] {
+					if s >= d.size {
+						w.sp.fail(fmt.Errorf("a move leads to slot %d of %s %s, which has %d", s, w.sp.g.TierNoun(),
+							w.sp.g.TierName(d.tier), d.size))
+						continue
+					}
+					b.Succ = append(b.Succ, d.off+s)
+				}
+				var ex values.MoveSummary
+				b.Succ, ex = w.summarise(i, w.cb.Pos[w.cb.Off[p]:w.cb.Off[p+1]], b.Succ)
+				b.Exits = append(b.Exits, ex)
+				b.Close()
+			}
+			lo = end
+			continue
+		}
+		w.tw.Children(t, lo-w.sp.off[i], end-w.sp.off[i], &w.cb)
 		for p := range int(end - lo) {
 			var ex values.MoveSummary
 			b.Succ, ex = w.summarise(i, w.cb.Pos[w.cb.Off[p]:w.cb.Off[p+1]], b.Succ)
@@ -194,29 +254,61 @@ func (w *tierSpaceWorker) Preds(slots []uint64, b *retro.Batch) {
 // solveOnePass solves a unit of one tier none of whose moves stays in it: every
 // position's value follows from its children's, solved before, by the one combining rule.
 // It returns the WDL code of every slot.
-func solveOnePass(ctx context.Context, sp *tierSpace, workers int) ([]uint16, error) {
+func solveOnePass(ctx context.Context, sp *tierSpace, workers int) (_ []uint16, _ *bigmem.Buf, err error) {
 	n := sp.Slots()
-	codes := make([]uint16, n)
-	err := parallel.ForEach(ctx, workers, n, 1<<12, sp.NewWorker, func(rw retro.Worker, lo, hi uint64) error {
+	// Written at random when the game orders the positions (below): on huge pages.
+	mem := bigmem.New(2 * n)
+	defer func() {
+		if err != nil {
+			mem.Release()
+		}
+	}()
+	codes := mem.Uint16s()
+	t := sp.u.Tiers[0]
+	err = parallel.ForEach(ctx, workers, n, 1<<12, sp.NewWorker, func(rw retro.Worker, lo, hi uint64) error {
 		w := rw.(*tierSpaceWorker)
 		var succ []uint64
-		w.tw.Children(sp.u.Tiers[0], lo, hi, &w.cb)
-		for p := range int(hi - lo) {
+		// The positions in the game's order, where it has one: their children's codes
+		// are then read from the cache rather than from memory (games.OrderedTierWorker).
+		w.slots = w.slots[:0]
+		if ow, ok := w.tw.(games.OrderedTierWorker); ok {
+			w.slots = ow.ChildrenInOrder(t, lo, hi, w.slots, &w.cb)
+		} else {
+			w.tw.Children(t, lo, hi, &w.cb)
+			for s := lo; s < hi; s++ {
+				w.slots = append(w.slots, s)
+			}
+		}
+		if len(w.slots) != int(hi-lo) {
+			return fmt.Errorf("the game ordered %d positions for %d", len(w.slots), hi-lo)
+		}
+		for p, s := range w.slots {
+			if s >= n {
+				return fmt.Errorf("the game's order names slot %d of %d", s, n)
+			}
 			var ex values.MoveSummary
 			succ, ex = w.summarise(0, w.cb.Pos[w.cb.Off[p]:w.cb.Off[p+1]], succ[:0])
 			if len(succ) > 0 {
-				return fmt.Errorf("slot %d has a move within its own tier, which a one-pass tier must not", lo+uint64(p))
+				return fmt.Errorf("slot %d has a move within its own tier, which a one-pass tier must not", s)
 			}
 			c := ex.Code()
 			if c > 0xFFFF {
-				return fmt.Errorf("slot %d: remoteness beyond 65533", lo+uint64(p))
+				return fmt.Errorf("slot %d: remoteness beyond 65533", s)
 			}
-			codes[lo+uint64(p)] = uint16(c)
+			codes[s] = uint16(c)
 		}
 		return nil
 	})
 	if err == nil {
 		err = sp.err()
 	}
-	return codes, err
+	if err != nil {
+		return nil, nil, err
+	}
+	// Every position has a code of at least 1 (a draw), and the order visited n of them:
+	// a slot left at 0 means the order was no permutation.
+	if s := slices.Index(codes, 0); s >= 0 {
+		return nil, nil, fmt.Errorf("the game's order of %s %s never visits slot %d", sp.g.TierNoun(), sp.g.TierName(t), s)
+	}
+	return codes, mem, nil
 }

@@ -57,7 +57,8 @@ func CheckNotSetDir(path string) error {
 
 // Result is one probe's answer, the object `tablesmith query --json` prints and the API
 // returns. Fields that do not apply are omitted: remoteness for a puzzle state that
-// reaches the goal (or the plies of a won or lost game position), "reachable":false for
+// reaches the goal (or the plies of a won or lost game position; never in a
+// win/draw/loss-only set, which has no remoteness), "reachable":false for
 // one that cannot, bound for a pattern database, value ("win", "loss", "draw") for a
 // two-player position, path with ProbeOptions.Path, error for a state that cannot be
 // answered, and moves with ProbeOptions.Moves. The fields come in one fixed order — move,
@@ -190,6 +191,9 @@ func resultOf(a tables.Answer) Result {
 	case values.Win:
 		r.Value, r.Remoteness, r.rank = a.Outcome.String(), &d, [2]int{2, -d}
 	}
+	if a.NoRemoteness { // a win/draw/loss-only set: the value alone
+		r.Remoteness, r.rank[1] = nil, 0
+	}
 	return r
 }
 
@@ -239,7 +243,8 @@ func moves(src Source, state string) ([]Result, error) {
 // probeGame answers a position of a two-player game's sector set: its value, with
 // opt.Moves every legal move with the value of the position it leads to (for the
 // opponent), best first, and with opt.Path the principal line to the end of the game
-// (positions and the moves between them).
+// (positions and the moves between them; a win/draw/loss-only set has none and answers
+// tables.ErrNoRemoteness).
 func probeGame(s *tables.Set, state string, opt ProbeOptions) Result {
 	a, ms, err := s.Moves(state)
 	if err != nil {

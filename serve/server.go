@@ -231,7 +231,8 @@ func statusOf(err error) int {
 	switch {
 	case err == nil:
 		return http.StatusOK
-	case errors.Is(err, tables.ErrBadState), errors.Is(err, ErrLineTooLong), errors.Is(err, ErrPathTooLong):
+	case errors.Is(err, tables.ErrBadState), errors.Is(err, ErrLineTooLong), errors.Is(err, ErrPathTooLong),
+		errors.Is(err, tables.ErrNoRemoteness):
 		return http.StatusBadRequest
 	}
 	return http.StatusInternalServerError

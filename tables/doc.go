@@ -8,7 +8,8 @@
 // its hot path.)
 //
 // Answers say what the encoding (package values) stores: remoteness or unreachable for
-// puzzles, a lower bound for pattern databases, win/loss/draw with remoteness for games.
+// puzzles, a lower bound for pattern databases, win/loss/draw with remoteness for games
+// (without it in a win/draw/loss-only set: Answer.NoRemoteness, and no Set.Line).
 // A damaged or forged file is reported as an error wrapping format.ErrCorrupt, never as a
 // wrong answer; [Table.Verify] checks every checksum and then the values themselves.
 //

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 
 	"github.com/tablesmith/tablesmith/format"
-	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/values"
 )
 
@@ -47,7 +46,7 @@ type Info struct {
 // Info summarises the table from its metadata.
 func (t *Table) Info() Info {
 	info := Info{
-		File: t.path, Game: t.meta.Game, Kind: games.KindOf(t.in.Game), Params: orEmpty(t.meta.Params),
+		File: t.path, Game: t.meta.Game, Kind: t.kind, Params: orEmpty(t.meta.Params),
 		Index: t.meta.Index, Encoding: t.meta.Encoding, Slots: t.meta.Slots,
 		Bytes: t.r.FileSize(), CodeBits: t.meta.CodeBits, Blocks: t.r.Blocks(),
 		SlotsPerBlock: t.r.SlotsPerBlock(), FormatVersion: t.r.Version(), Build: t.meta.Build,
@@ -63,6 +62,12 @@ func (t *Table) Info() Info {
 			info.Counts, info.MaxRemoteness = extra.Counts, extra.Max
 		}
 		info.States = t.meta.Slots
+	case t.outcomeOnly:
+		// No remoteness: no longest win or loss, no counts per remoteness.
+		s := values.WDLOnlySummary(t.meta.CodeCounts)
+		info.Wins, info.Losses, info.Draws, info.Holes = s.Wins, s.Losses, s.Draws, s.Holes
+		info.States = s.Wins + s.Losses + s.Draws
+		info.MaxRemoteness = -1
 	case t.meta.Encoding == values.EncodingWDL:
 		s := t.wdl.Summary(t.meta.CodeCounts)
 		info.Wins, info.Losses, info.Draws, info.Holes = s.Wins, s.Losses, s.Draws, s.Holes

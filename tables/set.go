@@ -40,7 +40,10 @@ func IsSet(path string) bool {
 
 // OpenSet opens the set in dir: it reads and checks the manifest, then opens every member
 // file and checks it is the table the manifest names. A damaged file or manifest is an
-// error wrapping format.ErrCorrupt; a missing one wraps os.ErrNotExist and names it.
+// error wrapping format.ErrCorrupt; a missing one wraps os.ErrNotExist and names it. A
+// tiered game's set reads only each member's header, metadata and block index here; the
+// game's index for a tier is built on the first lookup in it (see openTierSet), and an
+// error then names the file.
 func OpenSet(dir string) (*Set, error) {
 	m, err := format.ReadManifest(dir)
 	if err != nil {
@@ -275,7 +278,10 @@ type SetInfo struct {
 	Members  []Info          `json:"members"`
 	Bytes    int64           `json:"bytes"`
 	Slots    uint64          `json:"slots"`
-	// Tiered games' sets: one summary per tier, read from its file, and their totals.
+	// Tiered games' sets: what they store (format.ValuesFull, or format.ValuesWDL: win,
+	// draw or loss without remoteness, and then every max_win and max_loss is null), one
+	// summary per tier, read from its file, and their totals.
+	Values   string        `json:"values,omitempty"`
 	TierNoun string        `json:"tier_noun,omitempty"`
 	Tiers    []TierSummary `json:"tiers,omitempty"`
 	Totals   *TierSummary  `json:"totals,omitempty"`
@@ -292,6 +298,7 @@ func (s *Set) Info() SetInfo {
 		info.Slots += mi.Slots
 	}
 	if s.tiers != nil {
+		info.Values = s.m.ValueKind()
 		info.TierNoun = s.tiers.g.TierNoun()
 		info.Tiers, info.Totals = s.tierSummaries()
 	}

@@ -3,6 +3,7 @@ package tables
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
@@ -21,6 +22,41 @@ type Table struct {
 	rem  values.RemotenessCodes // remoteness tables
 	wdl  values.WDLCodes        // two-player tables
 	pdb  PDBDomain              // pattern-database groups
+	// outcomeOnly marks a win/draw/loss-only table (values.EncodingWDLOnly): wdl decodes
+	// its outcomes, and the remoteness it decodes to means nothing.
+	outcomeOnly bool
+	kind        string // games.KindOf the table's game
+	// lazy, set for a member of a tiered game's set, recreates in and dom on first use:
+	// a game's index for one tier can take a tenth of a second or more to build (Mühle's
+	// class ranks of a sector), and a set of hundreds of tiers is mostly probed in a few.
+	lazy *lazyInstance
+}
+
+// lazyInstance builds a table's game instance once, on first use, and remembers why it
+// could not.
+type lazyInstance struct {
+	once  sync.Once
+	build func() (*games.Instance, error)
+	err   error
+}
+
+// ready builds the game instance of a table that recreates it on first use (once, for
+// every goroutine), and returns the error, naming the file, if it cannot be built.
+// Every use of in or dom comes after it.
+func (t *Table) ready() error {
+	l := t.lazy
+	if l == nil {
+		return nil
+	}
+	l.once.Do(func() {
+		in, err := l.build()
+		if err != nil {
+			l.err = fmt.Errorf("tables: %s: %w", t.path, err)
+			return
+		}
+		t.in, t.dom = in, in.Space
+	})
+	return l.err
 }
 
 // Answer is what a table says of one state.
@@ -30,7 +66,10 @@ type Answer struct {
 	// Remoteness is the distance the outcome carries: moves to the nearest goal
 	// (Remoteness), the lower bound (Bound), plies to the end of the game (Win, Loss).
 	Remoteness int
-	Reachable  bool // puzzles: the state reaches a goal (Outcome == Remoteness)
+	// NoRemoteness marks the answer of a win/draw/loss-only table (values.EncodingWDLOnly)
+	// or set: the outcome is exact, Remoteness is 0 and means nothing.
+	NoRemoteness bool
+	Reachable    bool // puzzles: the state reaches a goal (Outcome == Remoteness)
 }
 
 // ErrBadState marks a query the table cannot answer: a malformed state, or one of
@@ -64,7 +103,7 @@ func newTable(r *format.Reader) (*Table, error) {
 		return nil, fmt.Errorf("no index scheme named: %w", format.ErrCorrupt)
 	}
 	dom := in.Space
-	t := &Table{r: r, meta: meta, in: in, dom: dom}
+	t := &Table{r: r, meta: meta, in: in, dom: dom, kind: games.KindOf(in.Game)}
 	var ok bool
 	switch meta.Encoding {
 	case values.EncodingRemoteness:
@@ -82,14 +121,16 @@ func newTable(r *format.Reader) (*Table, error) {
 		if t.pdb, ok = dom.(PDBDomain); !ok {
 			return nil, fmt.Errorf("a pattern-database table of %s, which is no pattern database: %w", meta.Game, format.ErrCorrupt)
 		}
-	case values.EncodingWDL:
+	case values.EncodingWDL, values.EncodingWDLOnly:
 		t.wdl = values.WDLCodes{Bits: meta.CodeBits}
+		t.outcomeOnly = meta.Encoding == values.EncodingWDLOnly
 		if _, tiered := in.Game.(games.TieredGame); !t.wdl.Valid() || !tiered {
 			return nil, fmt.Errorf("a win/loss/draw table of %s with %d-bit codes: %w", meta.Game, meta.CodeBits, format.ErrCorrupt)
 		}
 	default:
-		return nil, fmt.Errorf("unsupported value encoding %q (this tablesmith reads %s, %s, %s, %s): %w", meta.Encoding,
-			values.EncodingRemoteness, values.EncodingPDBValue, values.EncodingPDBExcess, values.EncodingWDL, format.ErrCorrupt)
+		return nil, fmt.Errorf("unsupported value encoding %q (this tablesmith reads %s, %s, %s, %s, %s): %w", meta.Encoding,
+			values.EncodingRemoteness, values.EncodingPDBValue, values.EncodingPDBExcess, values.EncodingWDL, values.EncodingWDLOnly,
+			format.ErrCorrupt)
 	}
 	if dom.Slots() != meta.Slots {
 		return nil, fmt.Errorf("the %s/%s scheme has %d slots, the file %d: %w",
@@ -134,17 +175,32 @@ func (t *Table) Close() error { return t.r.Close() }
 // Meta returns the table's metadata.
 func (t *Table) Meta() format.Metadata { return t.meta }
 
-// Instance returns the game, parameters and index scheme the table was built over.
-func (t *Table) Instance() *games.Instance { return t.in }
+// Instance returns the game, parameters and index scheme the table was built over (nil
+// for a member of a tiered game's set whose instance cannot be built: its lookups say why).
+func (t *Table) Instance() *games.Instance {
+	if t.ready() != nil {
+		return nil
+	}
+	return t.in
+}
 
-// Domain returns the game and index scheme the table was built over.
-func (t *Table) Domain() Domain { return t.dom }
+// Domain returns the game and index scheme the table was built over (nil where Instance
+// is).
+func (t *Table) Domain() Domain {
+	if t.ready() != nil {
+		return nil
+	}
+	return t.dom
+}
 
 // Reader exposes the underlying file for slot-level access (heuristics, benchmarks).
 func (t *Table) Reader() *format.Reader { return t.r }
 
 // Lookup answers one state given in the game's notation.
 func (t *Table) Lookup(state string) (Answer, error) {
+	if err := t.ready(); err != nil {
+		return Answer{}, err
+	}
 	if sp, ok := t.dom.(SlotSpeller); ok {
 		slot, ok, norm, err := sp.SlotSpelling(state)
 		if err != nil {
@@ -162,6 +218,9 @@ func (t *Table) Lookup(state string) (Answer, error) {
 // lookupNormalized answers a state already in canonical notation (as Neighbors returns
 // them), saving the path walk a second parse per neighbour.
 func (t *Table) lookupNormalized(norm string) (Answer, error) {
+	if err := t.ready(); err != nil {
+		return Answer{}, err
+	}
 	slot, ok, err := t.dom.Slot(norm)
 	if err != nil {
 		return Answer{}, fmt.Errorf("%w: %w", ErrBadState, err)
@@ -186,6 +245,9 @@ func (t *Table) answerSlot(slot uint64, ok bool, norm string) (Answer, error) {
 // Probe answers a typed state (a slide.Board, a hanoi.Pegs, …) of a table whose game
 // probes states of type S; a table of another game is ErrBadState.
 func Probe[S any](t *Table, s S) (Answer, error) {
+	if err := t.ready(); err != nil {
+		return Answer{}, err
+	}
 	p, ok := t.dom.(Prober[S])
 	if !ok {
 		return Answer{}, fmt.Errorf("%w: a %s table does not take states of type %T", ErrBadState, t.meta.Game, s)
@@ -219,6 +281,12 @@ func (t *Table) decode(slot uint64, c uint32) (Answer, error) {
 	case t.pdb != nil:
 		v := values.PDBValue(t.meta.Encoding, uint64(c), uint64(t.pdb.EntryMD(slot)))
 		return Answer{Outcome: values.Bound, Remoteness: int(v)}, nil
+	case t.outcomeOnly:
+		o, _, ok := t.wdl.Decode(c)
+		if !ok || c > values.WDLOnlyWin {
+			return Answer{}, fmt.Errorf("slot %d holds code %d, no win, draw or loss: %w", slot, c, format.ErrCorrupt)
+		}
+		return Answer{Outcome: o, NoRemoteness: true}, nil
 	case t.meta.Encoding == values.EncodingWDL:
 		o, r, ok := t.wdl.Decode(c)
 		if !ok {

@@ -3,7 +3,9 @@ package tables
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -21,15 +23,28 @@ import (
 // ErrOtherRules marks a set built under rules other than this tablesmith's.
 var ErrOtherRules = fmt.Errorf("built under other rules")
 
+// ErrNoRemoteness is the answer to a question only remoteness answers (a principal line)
+// asked of a win/draw/loss-only set.
+var ErrNoRemoteness = errors.New("a win/draw/loss-only set has no remoteness to follow a line; use a full set")
+
 // tierSet is what a Set holds of a tiered game's set.
 type tierSet struct {
 	g      games.TieredGame
 	byTier map[games.Tier]*Table
 	names  []string // the members' names, in the manifest's order
+	// outcomeOnly marks a win/draw/loss-only set (format.ValuesWDL): every answer is
+	// without remoteness.
+	outcomeOnly bool
 }
 
 // openTierSet opens every member of a tiered game's set and checks it is the tier the
-// manifest says: the game, the tier's parameters, the encoding and the size.
+// manifest says: the game, the tier's parameters and index scheme, the encoding (the
+// manifest's values: a full set's members values.EncodingWDL, a win/draw/loss-only set's
+// values.EncodingWDLOnly) and the size. It reads each file's header, metadata and block
+// index only (a few reads, tens of microseconds): the game's index for a tier (its
+// instance, often a tenth of a second or more to build) is built when a lookup or a
+// verification first needs that tier (Table.ready), so that a set of hundreds of tiers
+// answers its first probe at once.
 func (s *Set) openTierSet(m *format.Manifest) error {
 	g0, err := registry.Lookup(m.Game)
 	if err != nil {
@@ -45,7 +60,11 @@ func (s *Set) openTierSet(m *format.Manifest) error {
 	if len(m.Members) == 0 && m.Rules != g.RulesID() {
 		return otherRules()
 	}
-	ts := &tierSet{g: g, byTier: map[games.Tier]*Table{}}
+	ts := &tierSet{g: g, byTier: map[games.Tier]*Table{}, outcomeOnly: m.ValueKind() == format.ValuesWDL}
+	encoding := values.EncodingWDL
+	if ts.outcomeOnly {
+		encoding = values.EncodingWDLOnly
+	}
 	s.tiers = ts
 	for _, x := range m.Members {
 		t, err := g.ParseTier(x.Name)
@@ -61,24 +80,64 @@ func (s *Set) openTierSet(m *format.Manifest) error {
 			return fmt.Errorf("tables: %s: member %q is %s %s, listed already or not by its name: %w",
 				s.manifestPath(), x.Name, g.TierNoun(), g.TierName(t), format.ErrCorrupt)
 		}
-		tab, err := s.openMember(x)
+		tab, err := s.openTierMember(g, t, x, encoding)
 		if err != nil {
 			return fmt.Errorf("tables: %s %s: %w", g.TierNoun(), x.Name, err)
 		}
 		s.members = append(s.members, tab)
-		meta := tab.Meta()
-		want, _ := marshalParams(g.TierParams(t))
-		if meta.Game != g.Name() || string(meta.Params) != string(want) || meta.Encoding != values.EncodingWDL || meta.Slots != g.TierSize(t) {
-			return fmt.Errorf("tables: %s is %s %s (%s, %d slots), the manifest says %s %s: %w",
-				tab.File(), meta.Game, meta.Params, meta.Encoding, meta.Slots, g.TierNoun(), x.Name, format.ErrCorrupt)
-		}
-		if _, ok := tab.dom.(games.TierSpace); !ok {
-			return fmt.Errorf("tables: %s: the %s game lists no moves", tab.File(), g.Name())
-		}
 		ts.byTier[t] = tab
 		ts.names = append(ts.names, x.Name)
 	}
 	return nil
+}
+
+// openTierMember opens the file of member x, tier t, and checks its metadata against the
+// manifest and the game; the game's instance is built on first use (Table.ready), when
+// its scheme's size and moves are checked too.
+func (s *Set) openTierMember(g games.TieredGame, t games.Tier, x format.Member, encoding string) (*Table, error) {
+	if err := format.CheckMemberFile(x.File); err != nil {
+		return nil, fmt.Errorf("%v: %w", err, format.ErrCorrupt)
+	}
+	path := filepath.Join(s.dir, x.File)
+	r, err := format.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	meta := r.Meta()
+	tab := &Table{path: path, r: r, meta: meta, kind: games.KindOf(g), wdl: values.WDLCodes{Bits: meta.CodeBits},
+		outcomeOnly: encoding == values.EncodingWDLOnly}
+	want, _ := marshalParams(g.TierParams(t))
+	switch {
+	case r.FileSize() != x.Bytes:
+		err = fmt.Errorf("tables: %s has %d bytes, the manifest says %d: %w", path, r.FileSize(), x.Bytes, format.ErrCorrupt)
+	case meta.Game != g.Name() || string(meta.Params) != string(want) || meta.Encoding != encoding || meta.Slots != g.TierSize(t):
+		err = fmt.Errorf("tables: %s is %s %s (%s, %d slots), the manifest says %s %s (%s): %w",
+			path, meta.Game, meta.Params, meta.Encoding, meta.Slots, g.TierNoun(), x.Name, encoding, format.ErrCorrupt)
+	case meta.Index == "" || !slices.Contains(g.Schemes(), meta.Index):
+		err = fmt.Errorf("tables: %s: index scheme %q, not one of %s's (%s): %w", path, meta.Index, g.Name(),
+			strings.Join(g.Schemes(), ", "), format.ErrCorrupt)
+	case !tab.wdl.Valid():
+		err = fmt.Errorf("tables: %s: a win/loss/draw table with %d-bit codes: %w", path, meta.CodeBits, format.ErrCorrupt)
+	}
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	tab.lazy = &lazyInstance{build: func() (*games.Instance, error) {
+		in, err := registry.Open(meta.Game, meta.Params, meta.Index)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", err, format.ErrCorrupt)
+		}
+		if in.Space.Slots() != meta.Slots {
+			return nil, fmt.Errorf("the %s/%s scheme has %d slots, the file %d: %w",
+				meta.Game, meta.Index, in.Space.Slots(), meta.Slots, format.ErrCorrupt)
+		}
+		if _, ok := in.Space.(games.TierSpace); !ok {
+			return nil, fmt.Errorf("the %s game lists no moves", g.Name())
+		}
+		return in, nil
+	}}
+	return tab, nil
 }
 
 // Tiered returns the game of a tiered game's set (nil for other sets).
@@ -87,6 +146,15 @@ func (s *Set) Tiered() games.TieredGame {
 		return nil
 	}
 	return s.tiers.g
+}
+
+// Values is what a tiered game's set stores: format.ValuesFull (values with remoteness)
+// or format.ValuesWDL (win/draw/loss only); "" for other sets.
+func (s *Set) Values() string {
+	if s.tiers == nil {
+		return ""
+	}
+	return s.m.ValueKind()
 }
 
 // TierNames lists the tiers of a tiered game's set, in the manifest's order.
@@ -127,7 +195,8 @@ func (s *Set) lookupTier(state string) (Answer, *Table, error) {
 }
 
 // MoveAnswer is a legal move with the value of the position it leads to, for the
-// opponent, who is then to move (Answer.State empty when the move ends the game).
+// opponent, who is then to move (Answer.State empty when the move ends the game: a loss
+// in 0, or in a win/draw/loss-only set a loss without remoteness).
 type MoveAnswer struct {
 	Move string
 	Answer
@@ -135,7 +204,9 @@ type MoveAnswer struct {
 
 // Moves answers a position of a tiered game's set and every legal move from it with the
 // value of the position it leads to, best move first for the side to move: the quickest
-// win (a loss for the opponent), then draws, then the slowest loss.
+// win (a loss for the opponent), then draws, then the slowest loss. In a win/draw/loss-only
+// set moves are ranked by value alone (wins, draws, losses), in the game's move order
+// within each, except that the moves that end the game come first among the wins.
 func (s *Set) Moves(state string) (Answer, []MoveAnswer, error) {
 	if s.tiers == nil {
 		return Answer{}, nil, fmt.Errorf("tables: %s is not a two-player game's set", s.dir)
@@ -144,7 +215,7 @@ func (s *Set) Moves(state string) (Answer, []MoveAnswer, error) {
 	if err != nil {
 		return Answer{}, nil, err
 	}
-	moves, next, err := tab.dom.(games.TierSpace).Moves(a.State)
+	moves, next, err := tab.Domain().(games.TierSpace).Moves(a.State) // built by the lookup
 	if err != nil {
 		return Answer{}, nil, fmt.Errorf("%w: %w", ErrBadState, err)
 	}
@@ -152,7 +223,7 @@ func (s *Set) Moves(state string) (Answer, []MoveAnswer, error) {
 	for i, m := range moves {
 		out[i].Move = m
 		if next[i] == "" {
-			out[i].Answer = Answer{Outcome: values.Loss} // the move ends the game
+			out[i].Answer = Answer{Outcome: values.Loss, NoRemoteness: s.tiers.outcomeOnly} // the move ends the game
 			continue
 		}
 		b, _, err := s.lookupTier(next[i])
@@ -166,7 +237,19 @@ func (s *Set) Moves(state string) (Answer, []MoveAnswer, error) {
 }
 
 // moveRank orders moves by the value they leave the opponent, best for the mover first.
+// Without remoteness, the wins that end the game come first, then the other wins.
 func moveRank(a Answer) int {
+	if a.NoRemoteness {
+		switch {
+		case a.Outcome == values.Loss && a.State == "":
+			return -2
+		case a.Outcome == values.Loss:
+			return -1
+		case a.Outcome == values.Win:
+			return 1
+		}
+		return 0
+	}
 	switch a.Outcome {
 	case values.Loss:
 		return a.Remoteness - 1<<20
@@ -178,8 +261,13 @@ func moveRank(a Answer) int {
 
 // Line returns the principal line of a won or lost position: the positions from it to the
 // end of the game along best moves (the winner hurrying, the loser delaying), with the
-// moves between them; nil for a draw. Values that do not form such a line are corrupt.
+// moves between them; nil for a draw. Values that do not form such a line are corrupt. A
+// win/draw/loss-only set has no line: it answers ErrNoRemoteness (a winning move may
+// lead round in a circle, so following one need not end).
 func (s *Set) Line(state string) (positions, moves []string, err error) {
+	if s.tiers != nil && s.tiers.outcomeOnly {
+		return nil, nil, fmt.Errorf("tables: %s: %w", s.dir, ErrNoRemoteness)
+	}
 	a, ms, err := s.Moves(state)
 	if err != nil || a.Outcome == values.Draw {
 		return nil, nil, err

@@ -4,19 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync/atomic"
 
 	"github.com/tablesmith/tablesmith/games"
-	"github.com/tablesmith/tablesmith/internal/parallel"
-	"github.com/tablesmith/tablesmith/internal/sysmem"
-	"github.com/tablesmith/tablesmith/values"
 )
 
 // verifyTiers checks a tiered game's set: every file's checksums, size and SHA-256
 // against the manifest, then the forward consistency of every stored value: each
 // position's value and remoteness recomputed from its children's stored values (across
-// tiers, by the one combining rule) must equal its own. It names the first inconsistent
-// position of the first tier that has one.
+// tiers, by the one combining rule) must equal its own. In a win/draw/loss-only set the
+// same recursion runs on outcomes alone: the children's codes decode as a loss in 0 or a
+// win in 1, and the combined value's outcome (values.OutcomeCode) must be the stored one —
+// a position is won iff some move leads to a loss for the opponent, drawn iff else some
+// move leads to a draw. It names the first inconsistent position of the first tier that
+// has one.
 func (s *Set) verifyTiers(ctx context.Context, opt VerifyOptions) error {
 	var all []games.Tier
 	for _, name := range s.tiers.names {
@@ -34,16 +34,7 @@ func (s *Set) verifyTiers(ctx context.Context, opt VerifyOptions) error {
 			return err
 		}
 	}
-	codes, err := s.loadTierCodes(ctx, all, opt)
-	if err != nil {
-		return err
-	}
-	for _, t := range all {
-		if err := s.checkForward(ctx, t, codes, opt); err != nil {
-			return fmt.Errorf("%s: %w", s.tiers.byTier[t].File(), err)
-		}
-	}
-	return nil
+	return s.checkTiersForward(ctx, all, opt)
 }
 
 // VerifyTier checks one tier of a tiered game's set, as Verify checks them all: its
@@ -68,20 +59,7 @@ func (s *Set) VerifyTier(ctx context.Context, name string, opt VerifyOptions) er
 	if err := s.childrenPresent(t); err != nil {
 		return err
 	}
-	read := []games.Tier{t}
-	for _, c := range g.TierChildren(t) {
-		if _, ok := s.tiers.byTier[c]; ok && c != t {
-			read = append(read, c)
-		}
-	}
-	codes, err := s.loadTierCodes(ctx, read, opt)
-	if err != nil {
-		return err
-	}
-	if err := s.checkForward(ctx, t, codes, opt); err != nil {
-		return fmt.Errorf("%s: %w", s.tiers.byTier[t].File(), err)
-	}
-	return nil
+	return s.checkTiersForward(ctx, []games.Tier{t}, opt)
 }
 
 // ErrIncomplete marks a set that lacks a tier another of its tiers leads into: its values
@@ -108,86 +86,4 @@ func (s *Set) checkTierFile(ctx context.Context, name string, opt VerifyOptions)
 		return fmt.Errorf("%s: %w", tab.File(), err)
 	}
 	return s.checkMemberSum(name, tab)
-}
-
-// loadTierCodes reads the codes of the tiers into memory, refusing first if they would
-// not fit.
-func (s *Set) loadTierCodes(ctx context.Context, tiers []games.Tier, opt VerifyOptions) (map[games.Tier][]uint16, error) {
-	var need uint64
-	for _, t := range tiers {
-		need += s.tiers.byTier[t].meta.Slots * 2
-	}
-	if avail := sysmem.Available(); avail > 0 && need > avail {
-		return nil, fmt.Errorf("tables: the forward check holds the values of %d %ss in memory (%d bytes), %d are available; use --checksums-only, or check %s by %s",
-			len(tiers), s.tiers.g.TierNoun(), need, avail, s.tiers.g.TierNoun(), s.tiers.g.TierNoun())
-	}
-	codes := make(map[games.Tier][]uint16, len(tiers))
-	for _, t := range tiers {
-		tab := s.tiers.byTier[t]
-		c, err := loadCodes[uint16](ctx, tab, max(opt.Workers, 1), nil)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", tab.File(), err)
-		}
-		codes[t] = c
-	}
-	return codes, nil
-}
-
-// checkForward recomputes every value of tier t from its children's codes.
-func (s *Set) checkForward(ctx context.Context, t games.Tier, codes map[games.Tier][]uint16, opt VerifyOptions) error {
-	g := s.tiers.g
-	tab := s.tiers.byTier[t]
-	own := codes[t]
-	n := tab.meta.Slots
-	first := newFirstFailure(n)
-	var checked atomic.Uint64
-	wdl := tab.wdl
-	type state struct {
-		tw games.TierWorker
-		cb games.ChildBatch
-	}
-	newState := func() *state { return &state{tw: g.NewTierWorker()} }
-	err := parallel.ForEach(ctx, max(opt.Workers, 1), n, 1<<12, newState, func(st *state, lo, hi uint64) error {
-		if first.before(lo) {
-			return nil
-		}
-		st.tw.Children(t, lo, hi, &st.cb)
-		for p := range int(hi - lo) {
-			slot := lo + uint64(p)
-			var sum values.MoveSummary
-			msg := ""
-			for _, c := range st.cb.Pos[st.cb.Off[p]:st.cb.Off[p+1]] {
-				if c.Tier == games.GameOver {
-					sum.Add(values.Loss, 0)
-					continue
-				}
-				cc := codes[c.Tier]
-				if cc == nil || c.Slot >= uint64(len(cc)) {
-					msg = fmt.Sprintf("a move leads into %s %s, which is not in the set", g.TierNoun(), g.TierName(c.Tier))
-					break
-				}
-				if !sum.AddCode(uint32(cc[c.Slot])) {
-					msg = fmt.Sprintf("a move leads to slot %d of %s %s, which holds the hole marker", c.Slot, g.TierNoun(), g.TierName(c.Tier))
-					break
-				}
-			}
-			if want := sum.Code(); msg == "" && uint32(own[slot]) != want {
-				got, gr, _ := wdl.Decode(uint32(own[slot]))
-				exp, er, _ := wdl.Decode(want)
-				msg = fmt.Sprintf("stored %v in %d, its moves make it %v in %d", got, gr, exp, er)
-			}
-			if msg != "" {
-				first.record(slot, msg)
-				break
-			}
-		}
-		if opt.Progress != nil {
-			opt.Progress("values", checked.Add(hi-lo), n)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	return first.err(tab, "position")
 }

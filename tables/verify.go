@@ -24,6 +24,10 @@ type VerifyOptions struct {
 	// Progress, if set, is called (from several goroutines) with the stage ("checksums",
 	// "load", "values") and how far it is.
 	Progress func(stage string, done, total uint64)
+	// Memory bounds the bytes of values the forward check of a tiered game's set holds
+	// at once (its tiers' and their children's, two bytes a slot); 0: half the memory
+	// available. It is raised to what the largest tier and its children need.
+	Memory uint64
 }
 
 // Verify checks every block checksum and the stored counts against the values, and then
@@ -63,7 +67,7 @@ func (t *Table) Verify(ctx context.Context, opt VerifyOptions) error {
 		return checkValues(ctx, t, opt, stage, t.newPDBChecker)
 	case t.meta.Encoding == values.EncodingRemoteness:
 		return checkValues(ctx, t, opt, stage, t.newRemotenessChecker)
-	case t.meta.Encoding == values.EncodingWDL:
+	case t.meta.Encoding == values.EncodingWDL, t.outcomeOnly:
 		// A game's positions move into other sectors: their values are checked through
 		// the set (Set.Verify), which holds the successors.
 		return nil
@@ -136,12 +140,20 @@ func checkCodes[T uint8 | uint16 | uint32](ctx context.Context, t *Table, opt Ve
 // loadCodes reads every code of t into memory, a block-aligned chunk per worker at a
 // time, refusing a code that does not fit T.
 func loadCodes[T uint8 | uint16 | uint32](ctx context.Context, t *Table, workers int, progress func(done, total uint64)) ([]T, error) {
+	codes := make([]T, t.meta.Slots)
+	return codes, loadCodesInto(ctx, t, codes, workers, progress)
+}
+
+// loadCodesInto is loadCodes into codes, one element per slot of t.
+func loadCodesInto[T uint8 | uint16 | uint32](ctx context.Context, t *Table, codes []T, workers int, progress func(done, total uint64)) error {
 	n := t.meta.Slots
-	codes := make([]T, n)
+	if uint64(len(codes)) != n {
+		return fmt.Errorf("tables: %d codes for the %d slots of %s", len(codes), n, t.path)
+	}
 	spb := uint64(max(t.r.SlotsPerBlock(), 1))
 	chunk := spb * max(1, (1<<20)/spb) // whole blocks
 	var loaded atomic.Uint64
-	err := parallel.For(ctx, workers, n, chunk, func(lo, hi uint64) error {
+	return parallel.For(ctx, workers, n, chunk, func(lo, hi uint64) error {
 		buf := make([]uint32, hi-lo)
 		if err := t.r.Codes(buf, lo); err != nil {
 			return err
@@ -157,7 +169,6 @@ func loadCodes[T uint8 | uint16 | uint32](ctx context.Context, t *Table, workers
 		}
 		return nil
 	})
-	return codes, err
 }
 
 // firstFailure keeps the lowest slot at which a check running in parallel chunks failed,
@@ -192,7 +203,10 @@ func (f *firstFailure) err(t *Table, noun string) error {
 	if f.slot >= t.meta.Slots {
 		return nil
 	}
-	state, _ := t.dom.StateOf(f.slot)
+	state := "?"
+	if dom := t.Domain(); dom != nil {
+		state, _ = dom.StateOf(f.slot)
+	}
 	return fmt.Errorf("the values are inconsistent at slot %d (%s %s): %s: %w", f.slot, noun, state, f.msg, format.ErrCorrupt)
 }
 

@@ -6,7 +6,9 @@
 //     on the moves of the group's tiles, stored as itself or as the excess over the group's
 //     Manhattan distance;
 //   - [EncodingWDL]: two-player games — win, loss or draw for the side to move with the
-//     remoteness in plies of wins and losses.
+//     remoteness in plies of wins and losses;
+//   - [EncodingWDLOnly]: two-player games, win/draw/loss-only sets — the value without
+//     remoteness, two bits a position ([OutcomeCode] derives it from an [EncodingWDL] code).
 //
 // It also names what a lookup can answer ([Outcome]), so the CLI, the HTTP API and the Go
 // API speak of values the same way. It imports nothing of this project.

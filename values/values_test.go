@@ -99,3 +99,43 @@ func TestOutcomeText(t *testing.T) {
 		t.Error("unknown outcome accepted")
 	}
 }
+
+func TestOutcomeCode(t *testing.T) {
+	t.Parallel()
+	e := WDLCodes{Bits: 8}
+	for r := 0; r <= 200; r++ {
+		o := Loss
+		want := uint32(WDLOnlyLoss)
+		if r%2 == 1 {
+			o, want = Win, WDLOnlyWin
+		}
+		c := OutcomeCode(e.Code(o, r))
+		if c != want {
+			t.Errorf("%v in %d: outcome code %d, want %d", o, r, c, want)
+		}
+		// An outcome code decodes as the same outcome, and is its own outcome code.
+		if got, _, ok := e.Decode(c); !ok || got != o || OutcomeCode(c) != c {
+			t.Errorf("%v in %d: code %d decodes as %v", o, r, c, got)
+		}
+	}
+	if OutcomeCode(WDLDraw) != WDLDraw || OutcomeCode(WDLHole) != WDLHole {
+		t.Error("a draw or the hole changed")
+	}
+	// A position with a move to a loss (in any number of plies) is won; with only wins
+	// for the opponent, lost; else drawn if a move draws: from outcome codes as from the
+	// full ones.
+	for _, kids := range [][]uint32{{2 + 4}, {2 + 3, 2 + 7}, {WDLDraw, 2 + 9}, {2 + 1, 2 + 10, WDLDraw}} {
+		var full, only MoveSummary
+		for _, c := range kids {
+			full.AddCode(c)
+			only.AddCode(OutcomeCode(c))
+		}
+		if OutcomeCode(full.Code()) != OutcomeCode(only.Code()) {
+			t.Errorf("children %v: %d from the full codes, %d from the outcomes", kids, full.Code(), only.Code())
+		}
+	}
+	s := WDLOnlySummary([]uint64{0, 4, 5, 6})
+	if want := (WDLSummary{Draws: 4, Losses: 5, Wins: 6, MaxWin: -1, MaxLoss: -1}); s != want {
+		t.Errorf("WDLOnlySummary = %+v, want %+v", s, want)
+	}
+}

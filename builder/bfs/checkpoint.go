@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/tablesmith/tablesmith/builder"
-	"github.com/tablesmith/tablesmith/builder/internal/bigmem"
+	"github.com/tablesmith/tablesmith/internal/bigmem"
 	"github.com/tablesmith/tablesmith/internal/parallel"
 )
 

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/tablesmith/tablesmith/builder/internal/bigmem"
+	"github.com/tablesmith/tablesmith/internal/bigmem"
 )
 
 // The frontier lists of a breadth-first search are kept in chunks of chunkSlots slots

@@ -1,7 +1,7 @@
 package bfs
 
 import (
-	"github.com/tablesmith/tablesmith/builder/internal/bigmem"
+	"github.com/tablesmith/tablesmith/internal/bigmem"
 	"github.com/tablesmith/tablesmith/internal/sysmem"
 )
 

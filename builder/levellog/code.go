@@ -11,7 +11,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/tablesmith/tablesmith/builder/bfs"
-	"github.com/tablesmith/tablesmith/builder/internal/bigmem"
+	"github.com/tablesmith/tablesmith/internal/bigmem"
 )
 
 // The encodings of one level's slots in a level-log record (see doc.go). A level is

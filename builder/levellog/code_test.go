@@ -11,7 +11,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/tablesmith/tablesmith/builder/bfs"
-	"github.com/tablesmith/tablesmith/builder/internal/bigmem"
+	"github.com/tablesmith/tablesmith/internal/bigmem"
 )
 
 // randomLevel draws count distinct slots out of u, shuffled into three lists, and the

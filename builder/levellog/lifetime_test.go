@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/tablesmith/tablesmith/builder/bfs"
-	"github.com/tablesmith/tablesmith/builder/internal/bigmem"
+	"github.com/tablesmith/tablesmith/internal/bigmem"
 )
 
 // Tests of what the level log reads and how long it may read it: the last level of a search, bitset payloads written from the level's own words, forged zstd records, the zstd backoff.

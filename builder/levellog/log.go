@@ -13,7 +13,7 @@ import (
 
 	"github.com/tablesmith/tablesmith/builder"
 	"github.com/tablesmith/tablesmith/builder/bfs"
-	"github.com/tablesmith/tablesmith/builder/internal/bigmem"
+	"github.com/tablesmith/tablesmith/internal/bigmem"
 )
 
 // The magic numbers of the two versions (see doc.go).

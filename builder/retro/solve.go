@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tablesmith/tablesmith/internal/bigmem"
 	"github.com/tablesmith/tablesmith/internal/cacheline"
 	"github.com/tablesmith/tablesmith/internal/parallel"
 	"github.com/tablesmith/tablesmith/values"
@@ -54,6 +55,7 @@ type Progress struct {
 // (odd remoteness: a win, even: a loss), and the counts.
 type Result struct {
 	st                   []uint64
+	mem                  *bigmem.Buf // st's memory, kept mapped while the Result is in use
 	Wins, Losses, Draws  uint64
 	MaxWin, MaxLoss      int // -1: none
 	Elapsed              time.Duration
@@ -114,7 +116,11 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		chunk = uint64(opt.Chunk)
 	}
 	n := sp.Slots()
-	st := make([]uint64, n)
+	// The positions' states, outside the Go heap and on huge pages where the system gives
+	// them (bigmem.Alloc): predecessors are updated at random across gigabytes, and with
+	// 4 KiB pages nearly every update missed the TLB as well as the cache.
+	mem := bigmem.New(8 * n)
+	st := mem.Words()
 	start := time.Now()
 	var done, decided atomic.Uint64
 	var stage, depth atomic.Int64
@@ -140,6 +146,15 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		return parallel.ForWorkers(ctx, workers, n, chunk, body)
 	}
 
+	// next[k] is, for block k (slots k·blockSlots ..), a lower bound of the depths at
+	// which one of its positions is due: decided there, or pending there (noDepth: none
+	// known). A depth pass skips the blocks that have nothing due at its depth, without
+	// reading their states: in a sector of mostly draws, most of them.
+	next := make([]atomic.Uint32, (n+blockSlots-1)/blockSlots)
+	for k := range next {
+		next[k].Store(noDepth)
+	}
+
 	// Init: counters, exits, the positions decided or scheduled by exits alone.
 	var maxPend atomic.Int64
 	maxPend.Store(-1)
@@ -152,6 +167,7 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		}
 		top := int64(-1)
 		var dec uint64
+		first := uint32(noDepth) // the least depth due in the block of s so far
 		for i := range hi - lo {
 			s := lo + i
 			succ := b.Off[i+1] - b.Off[i]
@@ -180,6 +196,15 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 				x |= uint64(r) << pendShift // LoseIn, kept for when the counter reaches zero
 			}
 			st[s] = x
+			if x&depthMask != 0 {
+				first = 0
+			} else if x&pendingBit != 0 {
+				first = min(first, uint32(r))
+			}
+			if (s+1)%blockSlots == 0 || s+1 == hi {
+				atomicMinU32(&next[s/blockSlots], first)
+				first = noDepth
+			}
 		}
 		atomicMax(&maxPend, top)
 		decided.Add(dec)
@@ -209,18 +234,46 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 			// does decides a position at d (wins go to d+1, losses are scheduled at d+1
 			// or later), so collecting them first and asking for their predecessors
 			// after, in one call, takes the same positions as one by one.
+			//
+			// A block with nothing due at d is skipped. Otherwise its bound is reset
+			// before the scan (when the chunk holds the whole block: a part's scan says
+			// nothing of the rest) and lowered after it to the least depth beyond d the
+			// scan met: a position another worker decides or schedules meanwhile lowers
+			// the bound itself after changing the state, so it is counted by the scan
+			// (the state changed before the reset) or by its own lowering (after it).
 			front := wk.front[:0]
-			for s := lo; s < hi; s++ {
-				x := atomic.LoadUint64(&st[s])
-				if x&depthMask == 0 && x&pendingBit != 0 && int(x>>pendShift) == d {
-					if setDepth(&st[s], here) {
-						dec++
+			for blo := lo; blo < hi; {
+				k := blo / blockSlots
+				bhi := min(hi, (k+1)*blockSlots)
+				if next[k].Load() > uint32(d) {
+					blo = bhi
+					continue
+				}
+				if blo == k*blockSlots && bhi == min(n, (k+1)*blockSlots) {
+					next[k].Store(noDepth) // a whole block (else its bound stays, lower)
+				}
+				later := uint32(noDepth)
+				for s := blo; s < bhi; s++ {
+					x := atomic.LoadUint64(&st[s])
+					if x&depthMask == 0 && x&pendingBit != 0 {
+						if p := int(x >> pendShift); p == d {
+							if setDepth(&st[s], here) {
+								dec++
+							}
+							x = atomic.LoadUint64(&st[s])
+						} else if p > d {
+							later = min(later, uint32(p))
+						}
 					}
-					x = atomic.LoadUint64(&st[s])
+					switch v := x & depthMask; {
+					case v == here:
+						front = append(front, s)
+					case v > here:
+						later = min(later, uint32(v-1))
+					}
 				}
-				if x&depthMask == here {
-					front = append(front, s)
-				}
+				atomicMinU32(&next[k], later)
+				blo = bhi
 			}
 			wk.front = front
 			if len(front) > 0 {
@@ -239,12 +292,14 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 					for _, q := range b.Succ {
 						if setDepth(&st[q], here+1) {
 							dec++
+							atomicMinU32(&next[q/blockSlots], uint32(d+1))
 						}
 					}
 				} else { // wins: one successor fewer to refute
 					for _, q := range b.Succ {
 						if at := decrement(&st[q], d); at > 0 {
 							top = max(top, int64(at))
+							atomicMinU32(&next[q/blockSlots], uint32(at))
 						}
 					}
 				}
@@ -262,7 +317,7 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 			break
 		}
 	}
-	res := &Result{st: st, MaxWin: -1, MaxLoss: -1, InitTime: initTime}
+	res := &Result{st: st, mem: mem, MaxWin: -1, MaxLoss: -1, InitTime: initTime}
 	for _, x := range st {
 		dd := uint16(x & depthMask)
 		switch {
@@ -325,6 +380,23 @@ func decrement(p *uint64, d int) int {
 		}
 		if atomic.CompareAndSwapUint64(p, x, y) {
 			return at
+		}
+	}
+}
+
+// blockSlots is the number of slots of a block of the depth passes' summary (next in
+// Solve); noDepth marks a block with nothing due.
+const (
+	blockSlots = 512
+	noDepth    = 1<<32 - 1
+)
+
+// atomicMinU32 lowers *a to v if v is smaller.
+func atomicMinU32(a *atomic.Uint32, v uint32) {
+	for {
+		old := a.Load()
+		if v >= old || a.CompareAndSwap(old, v) {
+			return
 		}
 	}
 }

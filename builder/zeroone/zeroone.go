@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/tablesmith/tablesmith/builder"
-	"github.com/tablesmith/tablesmith/builder/internal/bigmem"
 	"github.com/tablesmith/tablesmith/builder/internal/levels"
+	"github.com/tablesmith/tablesmith/internal/bigmem"
 	"github.com/tablesmith/tablesmith/internal/cacheline"
 	"github.com/tablesmith/tablesmith/internal/parallel"
 )

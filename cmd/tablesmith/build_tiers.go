@@ -9,13 +9,27 @@ import (
 	"time"
 
 	"github.com/tablesmith/tablesmith/builder/retro"
+	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/pipeline"
 )
 
 // buildTiersArgs is the usage of `build GAME` for a tiered two-player game.
 func buildTiersArgs(g games.TieredGame) string {
-	return fmt.Sprintf("%s [--tier NAME | selection flags; none: the whole game] [--jobs K] [--workers N] [--json] -o DIR", g.Name())
+	return fmt.Sprintf("%s [--tier NAME | selection flags; none: the whole game] [--values full|wdl] [--jobs K] [--workers N] [--json] -o DIR", g.Name())
+}
+
+// valuesFlag declares --values, what a tiered game's set stores; the returned func checks
+// it once fs is parsed.
+func valuesFlag(fs *flag.FlagSet) func() (string, error) {
+	v := fs.String("values", format.ValuesFull, "what the set stores: full (win, draw or loss with the remoteness in plies) or "+
+		"wdl (win, draw or loss alone: far smaller; queries answer no remoteness and no line)")
+	return func() (string, error) {
+		if *v != format.ValuesFull && *v != format.ValuesWDL {
+			return "", fmt.Errorf("%w: --values must be %s or %s, not %q", errUsage, format.ValuesFull, format.ValuesWDL, *v)
+		}
+		return *v, nil
+	}
 }
 
 // tierPlanFlags declares the flags that choose the units of a tiered game's set: the
@@ -53,7 +67,7 @@ func tierPlanFlags(fs *flag.FlagSet, g games.TieredGame, single bool) func() ([]
 }
 
 // unitFlags are the flags of `build` that do not select tiers.
-var unitFlags = []string{"jobs", "workers", "o", "json", "cpuprofile"}
+var unitFlags = []string{"jobs", "workers", "o", "json", "cpuprofile", "values"}
 
 // runBuildTiers implements `tablesmith build GAME` for a tiered two-player game: the set
 // of its tiers by retrograde analysis, one unit (tiers that reach each other) at a time,
@@ -65,7 +79,12 @@ func runBuildTiers(e *env, g games.TieredGame, args []string) error {
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers (of each unit)")
 	out := fs.String("o", "", "the set's directory (required)")
 	asJSON := fs.Bool("json", false, fmt.Sprintf("print one JSON object per %s", g.TierNoun()))
+	valueKind := valuesFlag(fs)
 	if err := parseBuildFlags(fs, args, out, "DIR", workers); err != nil {
+		return err
+	}
+	kind, err := valueKind()
+	if err != nil {
 		return err
 	}
 	units, err := plan()
@@ -81,6 +100,7 @@ func runBuildTiers(e *env, g games.TieredGame, args []string) error {
 		Workers: *workers,
 		Jobs:    *jobs,
 		Build:   pipeline.Stamp(*workers, e.args),
+		Values:  kind,
 		Progress: func(unit string, p retro.Progress) {
 			what := "init"
 			if p.Stage == "depth" {

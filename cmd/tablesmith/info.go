@@ -11,6 +11,7 @@ import (
 	"github.com/tablesmith/tablesmith/internal/safefile"
 	"github.com/tablesmith/tablesmith/serve"
 	"github.com/tablesmith/tablesmith/tables"
+	"github.com/tablesmith/tablesmith/values"
 )
 
 const infoArgs = "[--json] [--plot FILE.svg|-] FILE|DIR"
@@ -42,6 +43,12 @@ func runInfo(e *env, args []string) error {
 		return writeText(e, func(w io.Writer) {
 			fmt.Fprintf(w, "set             %s (%s, %d files)\n", info.Dir, info.Kind, len(info.Members))
 			fmt.Fprintf(w, "size            %s, %s slots\n", humanBytes(info.Bytes), commas(info.Slots))
+			switch info.Values {
+			case format.ValuesFull:
+				fmt.Fprintf(w, "values          full: win, draw or loss with the remoteness in plies\n")
+			case format.ValuesWDL:
+				fmt.Fprintf(w, "values          wdl: win, draw or loss only (no remoteness, no line)\n")
+			}
 			if info.Totals != nil {
 				fmt.Fprintf(w, "%-8s %15s %15s %15s %15s %8s %8s %10s\n", info.TierNoun, "classes", "wins", "losses", "draws", "max win", "max loss", "bytes")
 				for _, t := range append(info.Tiers, *info.Totals) {
@@ -98,7 +105,11 @@ func printTableInfo(w io.Writer, file string, info tables.Info) {
 		fmt.Fprintf(w, "entries         %s placements, values up to %d (%s)\n", commas(info.States), info.MaxRemoteness, info.Encoding)
 	case "two-player":
 		fmt.Fprintf(w, "positions       %s wins, %s losses, %s draws\n", commas(info.Wins), commas(info.Losses), commas(info.Draws))
-		fmt.Fprintf(w, "longest         win %s plies, loss %s plies\n", dashIfNil(info.MaxWin), dashIfNil(info.MaxLoss))
+		if info.Encoding == values.EncodingWDLOnly {
+			fmt.Fprintf(w, "longest         — (a win/draw/loss-only table has no remoteness)\n")
+		} else {
+			fmt.Fprintf(w, "longest         win %s plies, loss %s plies\n", dashIfNil(info.MaxWin), dashIfNil(info.MaxLoss))
+		}
 	default:
 		fmt.Fprintf(w, "states          %s reach the goal, %s cannot\n", commas(info.States), commas(info.Unreachable))
 		fmt.Fprintf(w, "max remoteness  %d\n", info.MaxRemoteness)

@@ -42,6 +42,7 @@ type env struct {
 func commands() []command {
 	return []command{
 		{"build", buildArgs(), "build a table by breadth-first search (pdb: a pattern-database set)", runBuild},
+		{"convert", convertArgs, "derive a win/draw/loss-only set from a full two-player set", runConvert},
 		{"plan", planArgs(), "the units of work still missing from a set: a table, JSON or a Slurm script", runPlan},
 		{"query", queryArgs, "look up states (from stdin when none are given)", runQuery},
 		{"info", infoArgs, "show the metadata and counts of a table or a set", runInfo},

@@ -62,9 +62,11 @@ func runPlan(e *env, args []string) error {
 	if g, err := registry.Lookup(kind); err == nil {
 		tiered, _ = g.(games.TieredGame)
 	}
+	valueKind := func() (string, error) { return "", nil }
 	switch {
 	case tiered != nil:
 		unitsOf = tierPlanFlags(fs, tiered, false)
+		valueKind = valuesFlag(fs)
 	case kind == "pdb":
 		specOf = pdbSpecFlags(fs) // --partition is the tiles' here, as for build pdb
 	case kind == "verify":
@@ -119,7 +121,11 @@ func runPlan(e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("finding the tablesmith binary: %w", err)
 	}
-	opt := pipeline.PlanOptions{Exe: exe, MaxCores: *cores, TimeScale: *timeScale}
+	kindOfValues, err := valueKind()
+	if err != nil {
+		return err
+	}
+	opt := pipeline.PlanOptions{Exe: exe, MaxCores: *cores, TimeScale: *timeScale, Values: kindOfValues}
 	var units []pipeline.Unit
 	switch {
 	case tiered != nil:

@@ -5,6 +5,7 @@
 package gametest
 
 import (
+	"cmp"
 	"flag"
 	"math/rand/v2"
 	"slices"
@@ -21,7 +22,10 @@ import (
 //     to a slot inside that tier;
 //   - every child in a tier of the same unit has the position among its Parents from that
 //     tier, and every parent listed has the position among its children;
-//   - BindTierFlags with no flag chooses every tier.
+//   - BindTierFlags with no flag chooses every tier;
+//   - where the worker has an order of its own (games.OrderedTierWorker), it is a
+//     permutation of every tier's slots up to wholeOrder of them, and each position in it
+//     has the children of the slot it names (on samples positions of the larger tiers).
 func CheckTiered(t *testing.T, g games.TieredGame, samples int) {
 	t.Helper()
 	all := g.Tiers()
@@ -54,6 +58,7 @@ func CheckTiered(t *testing.T, g games.TieredGame, samples int) {
 		t.Errorf("no flag chooses %d tiers (%v), want all %d", len(got), err, len(all))
 	}
 
+	checkOrder(t, g, samples)
 	rng := rand.New(rand.NewPCG(1, 2))
 	w := g.NewTierWorker()
 	var cb, back games.ChildBatch
@@ -113,6 +118,64 @@ func CheckTiered(t *testing.T, g games.TieredGame, samples int) {
 						t.Fatalf("%s slot %d lists parent %s slot %d, which has no move to it", g.TierName(tier), s, g.TierName(from), p)
 					}
 				}
+			}
+		}
+	}
+}
+
+// wholeOrder is the size up to which a tier's order is checked whole.
+const wholeOrder = 20_000
+
+// checkOrder checks a worker's own order of the positions (games.OrderedTierWorker).
+func checkOrder(t *testing.T, g games.TieredGame, samples int) {
+	t.Helper()
+	ow, ok := g.NewTierWorker().(games.OrderedTierWorker)
+	if !ok {
+		return
+	}
+	w := g.NewTierWorker()
+	rng := rand.New(rand.NewPCG(3, 4))
+	var cb, plain games.ChildBatch
+	sorted := func(ps []games.TierPosition) []games.TierPosition {
+		return slices.SortedFunc(slices.Values(ps), func(a, b games.TierPosition) int {
+			if a.Tier != b.Tier {
+				return cmp.Compare(a.Tier, b.Tier)
+			}
+			return cmp.Compare(a.Slot, b.Slot)
+		})
+	}
+	for _, tier := range g.Tiers() {
+		n := g.TierSize(tier)
+		var ks []uint64
+		if n <= wholeOrder {
+			seen := make([]bool, n)
+			slots := ow.ChildrenInOrder(tier, 0, n, nil, &cb)
+			if uint64(len(slots)) != n || len(cb.Off) != int(n)+1 {
+				t.Fatalf("%s: the order gave %d slots and %d offsets for %d positions", g.TierName(tier), len(slots), len(cb.Off), n)
+			}
+			for k, s := range slots {
+				if s >= n || seen[s] {
+					t.Fatalf("%s: position %d of the order is slot %d, out of range or visited before", g.TierName(tier), k, s)
+				}
+				seen[s] = true
+			}
+			for k := range min(n, uint64(samples)) {
+				ks = append(ks, k)
+			}
+		} else {
+			for range samples {
+				ks = append(ks, rng.Uint64N(n))
+			}
+		}
+		for _, k := range ks {
+			slots := ow.ChildrenInOrder(tier, k, k+1, nil, &cb)
+			if len(slots) != 1 || len(cb.Off) != 2 {
+				t.Fatalf("%s: position %d of the order gave %d slots", g.TierName(tier), k, len(slots))
+			}
+			w.Children(tier, slots[0], slots[0]+1, &plain)
+			got, want := sorted(cb.Pos[cb.Off[0]:cb.Off[1]]), sorted(plain.Pos[plain.Off[0]:plain.Off[1]])
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s: position %d of the order, slot %d, has children %v; the slot has %v", g.TierName(tier), k, slots[0], got, want)
 			}
 		}
 	}

@@ -1,5 +1,7 @@
 package mill
 
+import "sync/atomic"
+
 // ClassCount returns the number of symmetry classes of the positions with w stones for
 // the side to move and b for the opponent (any w, b ≥ 0 with w+b ≤ 24; 0 otherwise), by
 // Burnside's lemma: the average over the 16 symmetries of the number of positions each
@@ -10,6 +12,20 @@ func ClassCount(w, b int) uint64 {
 	if w < 0 || b < 0 || w+b > Points {
 		return 0
 	}
+	// Remembered: the count takes tens of microseconds, and every sector's space and
+	// TierSize ask for it.
+	if c := classCounts[w][b].Load(); c != 0 {
+		return c - 1
+	}
+	c := classCount(w, b)
+	classCounts[w][b].Store(c + 1)
+	return c
+}
+
+// classCounts holds ClassCount(w, b) + 1 once counted (0: not yet).
+var classCounts [Points + 1][Points + 1]atomic.Uint64
+
+func classCount(w, b int) uint64 {
 	var sum uint64
 	for g := range Sym(NumSyms) {
 		// poly[i][j]: placements of i own and j opponent stones on the cycles so far.

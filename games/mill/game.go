@@ -71,7 +71,9 @@ func (p *Params) BindFlags(fs *flag.FlagSet) {
 // their moves. It is immutable and safe for concurrent use.
 type Space struct {
 	w, b, wh, bh int
-	sec          *Sector
+	// sec builds the sector's ranking tables on first use: opening a set opens a space per
+	// sector, and the tables of the large ones take a few hundred milliseconds each.
+	sec func() *Sector
 }
 
 // NewSpace returns the space of moving-phase sector (w, b).
@@ -84,14 +86,14 @@ func NewSectorSpace(w, b, wh, bh int) (*Space, error) {
 		return nil, fmt.Errorf("mill: no sector %d-%d with %d and %d in hand: a side has 3 to 9 stones on the board and in hand, "+
 			"at most as many on the board as it has placed, and the hands are equal or the mover's one more", w, b, wh, bh)
 	}
-	return &Space{w: w, b: b, wh: wh, bh: bh, sec: boardSector(w, b)}, nil
+	return &Space{w: w, b: b, wh: wh, bh: bh, sec: func() *Sector { return boardSector(w, b) }}, nil
 }
 
 // Sector returns the sector's index scheme.
-func (s *Space) Sector() *Sector { return s.sec }
+func (s *Space) Sector() *Sector { return s.sec() }
 
 // Slots is the number of classes of the sector.
-func (s *Space) Slots() uint64 { return s.sec.Slots() }
+func (s *Space) Slots() uint64 { return ClassCount(s.w, s.b) } // without the sector's tables
 
 // toMove is the colour to move in the sector: White when the hands are equal (and by
 // convention in the moving phase), else Black.
@@ -126,7 +128,7 @@ func (s *Space) Slot(state string) (uint64, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
-	return s.sec.Rank(own, opp), true, nil
+	return s.sec().Rank(own, opp), true, nil
 }
 
 // Normalize returns the position in the notation's canonical spelling.
@@ -141,10 +143,10 @@ func (s *Space) Normalize(state string) (string, error) {
 // StateOf returns the canonical position of slot: White to move in the moving phase, the
 // colour the hands say in the placement phase.
 func (s *Space) StateOf(slot uint64) (string, bool) {
-	if slot >= s.sec.Slots() {
+	if slot >= s.Slots() {
 		return "", false
 	}
-	own, opp := s.sec.Unrank(slot)
+	own, opp := s.sec().Unrank(slot)
 	return FromOwnOpp(own, opp, s.toMove()).withHands(s.wh, s.bh).String(), true
 }
 

@@ -166,20 +166,50 @@ func (s *Sector) Canonical(own, opp uint32) (cOwn, cOpp uint32) {
 // different points (the result is undefined otherwise).
 func (s *Sector) Rank(own, opp uint32) uint64 {
 	class, cOpp := s.canonical(own, opp)
+	return s.rankCanonical(class, cOpp)
+}
+
+// rankCanonical returns the slot of the placement cOpp of own class class, the canonical
+// one of its orbit under the class's stabiliser.
+func (s *Sector) rankCanonical(class uint32, cOpp uint32) uint64 {
 	r := colexFree(cOpp, s.own.canon[class])
 	i := int(class) - s.own.trivial
 	if i < 0 {
 		return uint64(class)*s.per + r
 	}
-	pos := uint64(i)*s.per + r
+	return s.leaderSlot(uint64(i)*s.per + r)
+}
+
+// leaderSlot returns the slot of the leader at bit pos of the bitmap.
+func (s *Sector) leaderSlot(pos uint64) uint64 {
 	k := pos / 64
 	return s.flat + uint64(s.before[k]) + uint64(bits.OnesCount64(s.leader[k]&(1<<(pos%64)-1)))
 }
 
+// rankImage returns the slot of the position whose own stones lie in own class class
+// and whose opponent stones, mapped by the symmetry taking them to the class's canonical
+// mask, are img: img itself when the class has a trivial stabiliser, else the smallest
+// of its images under the stabiliser.
+func (s *Sector) rankImage(class uint32, img uint32) uint64 {
+	if int(class) >= s.own.trivial {
+		o := img
+		for hs := s.own.stab[class] &^ 1; hs != 0; hs &= hs - 1 {
+			img = min(img, Sym(bits.TrailingZeros16(hs)).Apply(o))
+		}
+	}
+	return s.rankCanonical(class, img)
+}
+
 // Unrank returns the canonical position of slot, 0 ≤ slot < Slots().
 func (s *Sector) Unrank(slot uint64) (own, opp uint32) {
-	var class int
-	var r uint64
+	class, r, _ := s.locate(slot)
+	own = s.own.canon[class]
+	return own, colexUnrankFree(r, s.b, own)
+}
+
+// locate returns the own class of slot, the colex rank of its placement and, for a class
+// with a non-trivial stabiliser, the placement's bit in leader.
+func (s *Sector) locate(slot uint64) (class int, r, pos uint64) {
 	if slot < s.flat {
 		class, r = int(slot/s.per), slot%s.per
 	} else {
@@ -194,11 +224,73 @@ func (s *Sector) Unrank(slot uint64) (own, opp uint32) {
 				hi = mid - 1
 			}
 		}
-		pos := uint64(lo)*64 + uint64(selectBit(s.leader[lo], int(k-s.before[lo])))
+		pos = uint64(lo)*64 + uint64(selectBit(s.leader[lo], int(k-s.before[lo])))
 		class, r = s.own.trivial+int(pos/s.per), pos%s.per
 	}
-	own = s.own.canon[class]
-	return own, colexUnrankFree(r, s.b, own)
+	return class, r, pos
+}
+
+// A slotCursor walks the canonical positions of a sector's slots in increasing order,
+// each from the one before (the next placement in colex order, or the next leader of the
+// bitmap) rather than by Unrank: Own and Opp are the position of slot Slot.
+type slotCursor struct {
+	s         *Sector
+	Slot      uint64
+	Own, Opp  uint32
+	class     int
+	x         uint32 // the placement as a mask of free-point numbers (colex rank r)
+	r, pos    uint64 // the colex rank; in the bitmap region, the bit of leader
+	free      uint32 // the points not in Own
+	firstMask uint32 // the smallest placement, 1<<b − 1
+}
+
+// seek moves the cursor to slot, 0 ≤ slot < Slots().
+func (c *slotCursor) seek(s *Sector, slot uint64) {
+	*c = slotCursor{s: s, Slot: slot, firstMask: uint32(1)<<s.b - 1}
+	c.class, c.r, c.pos = s.locate(slot)
+	c.Own = s.own.canon[c.class]
+	c.free = ^c.Own & Full
+	c.Opp = colexUnrankFree(c.r, s.b, c.Own)
+	c.x = pext(c.Opp, c.free)
+}
+
+// step moves to the next placement in colex order, to the next own class's first after
+// the last.
+func (c *slotCursor) step() {
+	c.r++
+	if c.r == c.s.per {
+		c.r = 0
+		c.class++
+		c.x = c.firstMask
+		if c.class < len(c.s.own.canon) {
+			c.Own = c.s.own.canon[c.class]
+			c.free = ^c.Own & Full
+		}
+		return
+	}
+	c.x = nextSubset(c.x)
+}
+
+// next moves the cursor to the next slot, which must exist.
+func (c *slotCursor) next() {
+	c.Slot++
+	s := c.s
+	switch {
+	case c.Slot < s.flat:
+		c.step()
+	case c.Slot == s.flat:
+		c.seek(s, c.Slot)
+		return
+	default:
+		for {
+			c.step()
+			c.pos++
+			if s.leader[c.pos/64]>>(c.pos%64)&1 != 0 {
+				break
+			}
+		}
+	}
+	c.Opp = pdep(c.x, c.free)
 }
 
 // selectByte[x][k] is the position of the k-th lowest set bit of x.

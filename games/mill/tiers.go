@@ -264,9 +264,14 @@ func (Game) NewTierWorker() games.TierWorker {
 
 // tierWorker generates the moves of sector positions; its buffers are its own.
 type tierWorker struct {
-	succ []Succ
-	pred []Pred
-	secs [MaxStones + 1][MaxStones + 1]*Sector
+	succ  []Succ
+	pred  []Pred
+	local []uint64
+	secs  [MaxStones + 1][MaxStones + 1]*Sector
+	// distinct's hash set: setKey[h] is a member while setGenAt[h] == setGen.
+	setKey   [256]uint64
+	setGenAt [256]uint32
+	setGen   uint32
 }
 
 // sector returns the ranking of the boards of w and b stones, caching it.
@@ -288,24 +293,62 @@ func (tw *tierWorker) Children(t games.Tier, lo, hi uint64, b *games.ChildBatch)
 		}
 		return
 	}
+	if wh == 0 && bh == 0 {
+		tw.movingChildren(w, bb, lo, hi, b, nil)
+		return
+	}
+	tw.children(t, lo, hi, b)
+}
+
+// ChildrenOnce is Children, except that the children of each position in tier once go
+// to in (in.Slots[in.Off[i]:in.Off[i+1]] for the i-th), once per slot and in no
+// particular order, rather than to b once per move: the retrograde solver counts a
+// position's distinct successors in its own unit (pipeline's onceWorker).
+func (tw *tierWorker) ChildrenOnce(t games.Tier, lo, hi uint64, once games.Tier, b *games.ChildBatch, in *games.ParentBatch) {
+	b.Reset()
+	in.Reset()
+	w, bb, wh, bh, ok := tierStones(t)
+	if ok && wh == 0 && bh == 0 && once == sectorTier(bb, w) {
+		tw.movingChildren(w, bb, lo, hi, b, in)
+		return
+	}
+	if !ok {
+		for range hi - lo {
+			b.Close()
+			in.Close()
+		}
+		return
+	}
+	tw.children(t, lo, hi, b)
+	// Move each position's children in tier once to in, once each.
+	end := 0
+	for i := range len(b.Off) - 1 {
+		start := len(in.Slots)
+		from, to := b.Off[i], b.Off[i+1]
+		b.Off[i] = end
+		for _, c := range b.Pos[from:to] {
+			if c.Tier == once {
+				in.Slots = append(in.Slots, c.Slot)
+			} else {
+				b.Pos[end] = c
+				end++
+			}
+		}
+		in.Slots = in.Slots[:start+len(tw.distinct(in.Slots[start:]))]
+		in.Close()
+	}
+	b.Off[len(b.Off)-1] = end
+	b.Pos = b.Pos[:end]
+}
+
+// children is Children by Unrank, Successors or Placements and Rank, slot by slot: the
+// placement phase's.
+func (tw *tierWorker) children(t games.Tier, lo, hi uint64, b *games.ChildBatch) {
+	w, bb, wh, bh, _ := tierStones(t)
 	sec := tw.sector(w, bb)
 	for s := lo; s < hi; s++ {
 		own, opp := sec.Unrank(s)
-		if wh == 0 {
-			tw.succ = Successors(tw.succ[:0], own, opp)
-		} else {
-			tw.succ = Placements(tw.succ[:0], own, opp)
-		}
-		// After the move the opponent is to move, holding bh; the mover holds wh−1.
-		nh, oh := bh, max(wh-1, 0)
-		for _, sc := range tw.succ {
-			nw, nb := bits.OnesCount32(sc.Own), bits.OnesCount32(sc.Opp)
-			if nw+nh < MinStones {
-				b.Pos = append(b.Pos, games.TierPosition{Tier: games.GameOver})
-				continue
-			}
-			b.Pos = append(b.Pos, games.TierPosition{Tier: tierOf(nw, nb, nh, oh), Slot: tw.sector(nw, nb).Rank(sc.Own, sc.Opp)})
-		}
+		tw.appendChildren(own, opp, wh, bh, b)
 		b.Close()
 	}
 }
@@ -320,6 +363,10 @@ func (tw *tierWorker) Parents(t games.Tier, slots []uint64, from games.Tier, b *
 		for range slots {
 			b.Close()
 		}
+		return
+	}
+	if fw == bb && fb == w {
+		tw.movingParents(w, bb, slots, b)
 		return
 	}
 	sec, fsec := tw.sector(w, bb), tw.sector(fw, fb)

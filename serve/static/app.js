@@ -24,7 +24,8 @@ const number = (r) => r.remoteness ?? r.bound;
 // verdict says what a probe result means, for the position's headline. A two-player
 // position lost with no move left is the end of the game.
 function verdict(r) {
-  if (r.value === 'loss' && r.remoteness === 0 && !(r.moves ?? []).length) return {label: r.value, value: 0, note: 'game over: no legal move'};
+  if (r.value === 'loss' && (r.remoteness ?? 0) === 0 && !(r.moves ?? []).length) return {label: r.value, value: 0, note: 'game over: no legal move'};
+  // A win/draw/loss-only set has no remoteness: the value alone.
   if (r.value) return {label: r.value, value: r.remoteness ?? '', note: r.remoteness !== undefined ? 'plies to the end' : 'with best play'};
   if (r.bound !== undefined) return {label: 'at least', value: r.bound, note: 'moves (pattern-database bound)'};
   if (r.reachable === false) return {label: '', value: 'unreachable', note: 'cannot reach the goal'};
@@ -43,8 +44,9 @@ function moveClass(cur, mv) {
 
 // valueText is a move's value as the list shows it. A two-player move's value is the
 // opponent's after it: it is told from the mover's view, counting the move itself, so that
-// the best move's plies are the position's.
-const moverText = {loss: (r) => `wins in ${r + 1}`, win: (r) => `loses in ${r + 1}`, draw: () => 'draw'};
+// the best move's plies are the position's. A win/draw/loss-only set has no plies to tell.
+const moverText = {loss: (r) => (r === undefined ? 'wins' : `wins in ${r + 1}`), win: (r) => (r === undefined ? 'loses' : `loses in ${r + 1}`),
+  draw: () => 'draw'};
 const valueText = (mv) => mv.value ? moverText[mv.value](mv.remoteness) : number(mv) ?? 'unreachable';
 
 // arrowHeads are the markers at the end of move arrows, one per value colour.
@@ -238,9 +240,10 @@ const mill = {
     const xy = (p) => millXY[p - 1].map((g) => M + g * U);
     const moves = view.moves.map((m) => ({...m, ...mill.parseMove(m.move)}));
     const placing = moves.length ? moves[0].from === null : pos.hand[pos.side] > 0;
-    const short = (m) => ({better: `+${m.remoteness + 1}`, worse: `−${m.remoteness + 1}`, same: '='})[m.cls] ?? '';
+    const plies = (m) => (m.remoteness === undefined ? '' : m.remoteness + 1);
+    const short = (m) => ({better: `+${plies(m)}`, worse: `−${plies(m)}`, same: '='})[m.cls] ?? '';
     const colour = (c) => (c === 'W' ? 'white' : 'black');
-    const blocked = !view.over && view.result.value === 'loss' && view.result.remoteness === 0 && !moves.length;
+    const blocked = !view.over && view.result.value === 'loss' && (view.result.remoteness ?? 0) === 0 && !moves.length;
     const wrap = el('div', {class: 'mill'});
     // The selection: a stone to move (never in the placement phase), then its target (the
     // point placed on) when a capture there has a choice.
@@ -532,7 +535,9 @@ function record(state) {
 }
 
 // computerMove plays the move the server ranks first: the fastest win, the slowest loss,
-// or a drawing move.
+// or a drawing move. On a win/draw/loss-only set it is a winning move, one that ends the
+// game when there is one, but not the fastest: it may go round in circles in a won
+// position, for such a set has no remoteness to make progress by.
 function computerMove() {
   const m = shown?.moves[0];
   if (!m) return;
@@ -556,7 +561,7 @@ function newGame() {
 // plyText is a position's value from the side to move's view, as the strip shows it.
 function plyText(r) {
   if (!r) return '…';
-  if (r.value === 'draw') return 'draw';
+  if (r.value === 'draw' || (r.value && r.remoteness === undefined)) return r.value;
   return r.value ? `${r.value} ${r.remoteness}` : '';
 }
 

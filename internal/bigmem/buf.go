@@ -43,6 +43,11 @@ func (m *Buf) Uint32s() []uint32 {
 	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(m.b))), len(m.b)/4)
 }
 
+// Uint16s is the buffer as uint16s (len(b)/2 of them).
+func (m *Buf) Uint16s() []uint16 {
+	return unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(m.b))), len(m.b)/2)
+}
+
 // NewWords returns a zeroed bitset of n bits outside the Go heap, and its buffer.
 func NewWords(n uint64) ([]uint64, *Buf) {
 	m := New((n + 63) / 64 * 8)
