@@ -25,7 +25,8 @@ import (
 //   - BindTierFlags with no flag chooses every tier;
 //   - where the worker has an order of its own (games.OrderedTierWorker), it is a
 //     permutation of every tier's slots up to wholeOrder of them, and each position in it
-//     has the children of the slot it names (on samples positions of the larger tiers).
+//     has the children of the slot it names (on samples runs of 64 positions of the
+//     larger tiers).
 func CheckTiered(t *testing.T, g games.TieredGame, samples int) {
 	t.Helper()
 	all := g.Tiers()
@@ -144,9 +145,16 @@ func checkOrder(t *testing.T, g games.TieredGame, samples int) {
 			return cmp.Compare(a.Slot, b.Slot)
 		})
 	}
+	// same reports whether position i of batch cb has the children of slot s.
+	same := func(tier games.Tier, cb *games.ChildBatch, i int, s uint64) {
+		w.Children(tier, s, s+1, &plain)
+		got, want := sorted(cb.Pos[cb.Off[i]:cb.Off[i+1]]), sorted(plain.Pos[plain.Off[0]:plain.Off[1]])
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: a position of the order, slot %d, has children %v; the slot has %v", g.TierName(tier), s, got, want)
+		}
+	}
 	for _, tier := range g.Tiers() {
 		n := g.TierSize(tier)
-		var ks []uint64
 		if n <= wholeOrder {
 			seen := make([]bool, n)
 			slots := ow.ChildrenInOrder(tier, 0, n, nil, &cb)
@@ -158,25 +166,27 @@ func checkOrder(t *testing.T, g games.TieredGame, samples int) {
 					t.Fatalf("%s: position %d of the order is slot %d, out of range or visited before", g.TierName(tier), k, s)
 				}
 				seen[s] = true
+				same(tier, &cb, k, s)
 			}
-			for k := range min(n, uint64(samples)) {
-				ks = append(ks, k)
-			}
-		} else {
-			for range samples {
-				ks = append(ks, rng.Uint64N(n))
-			}
+			continue
 		}
-		for _, k := range ks {
-			slots := ow.ChildrenInOrder(tier, k, k+1, nil, &cb)
-			if len(slots) != 1 || len(cb.Off) != 2 {
+		// Runs of the order from places at random, and single positions: a worker may
+		// step from position to position within a run.
+		for range samples {
+			k := rng.Uint64N(n)
+			run := min(n-k, 64)
+			slots := ow.ChildrenInOrder(tier, k, k+run, nil, &cb)
+			if uint64(len(slots)) != run || len(cb.Off) != int(run)+1 {
+				t.Fatalf("%s: positions %d..%d of the order gave %d slots", g.TierName(tier), k, k+run, len(slots))
+			}
+			for i, s := range slots {
+				same(tier, &cb, i, s)
+			}
+			slots = ow.ChildrenInOrder(tier, k, k+1, nil, &cb)
+			if len(slots) != 1 {
 				t.Fatalf("%s: position %d of the order gave %d slots", g.TierName(tier), k, len(slots))
 			}
-			w.Children(tier, slots[0], slots[0]+1, &plain)
-			got, want := sorted(cb.Pos[cb.Off[0]:cb.Off[1]]), sorted(plain.Pos[plain.Off[0]:plain.Off[1]])
-			if !slices.Equal(got, want) {
-				t.Fatalf("%s: position %d of the order, slot %d, has children %v; the slot has %v", g.TierName(tier), k, slots[0], got, want)
-			}
+			same(tier, &cb, 0, slots[0])
 		}
 	}
 }
