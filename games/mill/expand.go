@@ -31,6 +31,46 @@ import (
 // a sixth in the tier adapter and Unrank; the engine's depth passes (builder/retro) a
 // quarter scanning every slot at every depth, which now skips blocks with nothing due.
 
+// childFrame is what the children without capture of a position (own, opp) share: their
+// own stones are opp, so their own class in their sector, the symmetry g taking it to its
+// canonical mask, and the image of own under g with its free-point numbers (the colex
+// rank's input) are found once; each child's opponent stones are own with one stone
+// moved or placed, one stone off that image.
+type childFrame struct {
+	sec     *Sector // the children's sector
+	class   uint32
+	trivial bool // the class's stabiliser is trivial: the image is the child's placement
+	free    uint32
+	img     uint32 // g(own)
+	packed  uint32 // the free-point numbers of img
+	base    uint64 // the class's first slot, when trivial
+	perm    *[Points]Point
+}
+
+func newChildFrame(sec *Sector, own, opp uint32) childFrame {
+	e := sec.own.entry[colexRank(opp)]
+	class, g := e>>4, Sym(e&15)
+	free := ^sec.own.canon[class] & Full
+	img := g.Apply(own)
+	return childFrame{sec: sec, class: class, trivial: int(class) < sec.own.trivial, free: free, img: img,
+		packed: pext(img, free), base: uint64(class) * sec.per, perm: &symPerm[g]}
+}
+
+// image returns the image of point p under the frame's symmetry and its free-point
+// number, as one-bit masks.
+func (f *childFrame) image(p int) (img, num uint32) {
+	img = uint32(1) << f.perm[p]
+	return img, 1 << bits.OnesCount32(f.free&(img-1))
+}
+
+// slot is the child whose opponent stones' image is img, their free-point numbers packed.
+func (f *childFrame) slot(img, packed uint32) uint64 {
+	if f.trivial {
+		return f.base + uint64(colexRank(packed))
+	}
+	return f.sec.rankImage(f.class, img)
+}
+
 // movingChildren fills b as Children does for slots lo..hi−1 of moving-phase sector
 // (w, bb). With in, the children in sector (bb, w) (the moves without capture) go to in
 // instead, once per slot, in no particular order (see ChildrenOnce).
@@ -52,15 +92,7 @@ func (tw *tierWorker) movingChildren(w, bb int, lo, hi uint64, b *games.ChildBat
 		own, opp := cur.Own, cur.Opp
 		// The children without capture: own class of opp, the symmetry g to its
 		// canonical mask, the image G of own under g and its free-point numbers P.
-		e := csec.own.entry[colexRank(opp)]
-		class, g := e>>4, Sym(e&15)
-		trivial := int(class) < csec.own.trivial
-		canon := csec.own.canon[class]
-		free := ^canon & Full
-		img := g.Apply(own)
-		packed := pext(img, free)
-		base := uint64(class) * csec.per
-		perm := &symPerm[g]
+		fr := newChildFrame(csec, own, opp)
 		local := tw.local[:0]
 
 		empty := ^(own | opp) & Full
@@ -68,20 +100,14 @@ func (tw *tierWorker) movingChildren(w, bb int, lo, hi uint64, b *games.ChildBat
 		for fs := own; fs != 0; fs &= fs - 1 {
 			f := bits.TrailingZeros32(fs)
 			rest := own &^ (1 << f)
-			gf := uint32(1) << perm[f]
-			imgf := img &^ gf
-			packedf := packed &^ (1 << bits.OnesCount32(free&(gf-1)))
+			gf, nf := fr.image(f)
+			imgf, packedf := fr.img&^gf, fr.packed&^nf
 			for ts := spread(f, empty, w); ts != 0; ts &= ts - 1 {
 				t := bits.TrailingZeros32(ts)
 				moved := rest | 1<<t
 				if !InMill(moved, Point(t)) {
-					gt := uint32(1) << perm[t]
-					var slot uint64
-					if trivial {
-						slot = base + uint64(colexRank(packedf|1<<bits.OnesCount32(free&(gt-1))))
-					} else {
-						slot = csec.rankImage(class, imgf|gt)
-					}
+					gt, nt := fr.image(t)
+					slot := fr.slot(imgf|gt, packedf|nt)
 					if once {
 						local = append(local, slot)
 					} else {
@@ -100,7 +126,7 @@ func (tw *tierWorker) movingChildren(w, bb int, lo, hi uint64, b *games.ChildBat
 			}
 		}
 		if once {
-			if !trivial {
+			if !fr.trivial {
 				local = tw.distinct(local)
 			}
 			in.Slots = append(in.Slots, local...)

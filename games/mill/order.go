@@ -60,23 +60,7 @@ func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *ga
 	if bb-1+nh >= MinStones && bb > 0 {
 		xtier, xsec = tierOf(bb-1, w+min(wh, 1), nh, oh), tw.sector(bb-1, w+min(wh, 1))
 	}
-	e := csec.own.entry[colexRank(opp)]
-	class, g := e>>4, Sym(e&15)
-	trivial := int(class) < csec.own.trivial
-	canon := csec.own.canon[class]
-	free := ^canon & Full
-	img := g.Apply(own)
-	packed := pext(img, free)
-	base := uint64(class) * csec.per
-	perm := &symPerm[g]
-	// child ranks the position whose opponent stones are the image imgc of the mover's,
-	// their free-point numbers packedc.
-	child := func(imgc, packedc uint32) uint64 {
-		if trivial {
-			return base + uint64(colexRank(packedc))
-		}
-		return csec.rankImage(class, imgc)
-	}
+	fr := newChildFrame(csec, own, opp)
 	captures := func(stones uint32) {
 		for cs := removable(opp); cs != 0; cs &= cs - 1 {
 			c := bits.TrailingZeros32(cs)
@@ -96,17 +80,16 @@ func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *ga
 				captures(placed)
 				continue
 			}
-			gt := uint32(1) << perm[t]
-			b.Pos = append(b.Pos, games.TierPosition{Tier: ctier, Slot: child(img|gt, packed|1<<bits.OnesCount32(free&(gt-1)))})
+			gt, nt := fr.image(t)
+			b.Pos = append(b.Pos, games.TierPosition{Tier: ctier, Slot: fr.slot(fr.img|gt, fr.packed|nt)})
 		}
 		return
 	}
 	for fs := own; fs != 0; fs &= fs - 1 {
 		f := bits.TrailingZeros32(fs)
 		rest := own &^ (1 << f)
-		gf := uint32(1) << perm[f]
-		imgf := img &^ gf
-		packedf := packed &^ (1 << bits.OnesCount32(free&(gf-1)))
+		gf, nf := fr.image(f)
+		imgf, packedf := fr.img&^gf, fr.packed&^nf
 		for ts := spread(f, empty, w); ts != 0; ts &= ts - 1 {
 			t := bits.TrailingZeros32(ts)
 			moved := rest | 1<<t
@@ -114,8 +97,8 @@ func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *ga
 				captures(moved)
 				continue
 			}
-			gt := uint32(1) << perm[t]
-			b.Pos = append(b.Pos, games.TierPosition{Tier: ctier, Slot: child(imgf|gt, packedf|1<<bits.OnesCount32(free&(gt-1)))})
+			gt, nt := fr.image(t)
+			b.Pos = append(b.Pos, games.TierPosition{Tier: ctier, Slot: fr.slot(imgf|gt, packedf|nt)})
 		}
 	}
 }
