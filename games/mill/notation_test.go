@@ -155,9 +155,11 @@ func FuzzParse(f *testing.F) {
 		if p.White&p.Black != 0 || (p.White|p.Black)&^mill.Full != 0 || p.ToMove > mill.Black {
 			t.Fatalf("Parse(%q) = %+v: overlapping or off-board stones", s, p)
 		}
-		for _, n := range []int{bits.OnesCount32(p.White), bits.OnesCount32(p.Black)} {
-			if n < mill.MinStones || n > mill.MaxStones {
-				t.Fatalf("Parse(%q) = %v: %d stones", s, p, n)
+		// A colour's stones on the board and in hand together: 3 to 9 (fewer than 3 on
+		// the board while stones are still in hand).
+		for _, c := range [][2]int{{bits.OnesCount32(p.White), p.WhiteHand}, {bits.OnesCount32(p.Black), p.BlackHand}} {
+			if n := c[0] + c[1]; c[1] < 0 || n < mill.MinStones || n > mill.MaxStones {
+				t.Fatalf("Parse(%q) = %v: %d stones on the board and %d in hand", s, p, c[0], c[1])
 			}
 		}
 		q, err := mill.Parse(p.String())
