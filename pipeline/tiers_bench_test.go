@@ -105,16 +105,8 @@ func BenchmarkMillPair(b *testing.B) {
 	dir := benchSet(b)
 	for _, workers := range []int{1, 2} {
 		b.Run(map[int]string{1: "workers=1", 2: "workers=2"}[workers], func(b *testing.B) {
-			u := millUnit(b, "5-4")
-			m, err := readTierManifest(millGame, dir)
-			if err != nil {
-				b.Fatal(err)
-			}
-			exits, err := loadTierExits(context.Background(), millGame, dir, m, u)
-			if err != nil {
-				b.Fatal(err)
-			}
-			sp := newTierSpace(millGame, u, exits)
+			sp, release := unitSpace(b, millGame, dir, "5-4")
+			defer release()
 			var classes uint64
 			start := time.Now()
 			for b.Loop() {
@@ -136,16 +128,8 @@ func BenchmarkMillEngine(b *testing.B) {
 	dir := benchSet(b)
 	for _, pair := range []string{"5-4", "6-3"} {
 		b.Run("pair="+pair, func(b *testing.B) {
-			u := millUnit(b, pair)
-			m, err := readTierManifest(millGame, dir)
-			if err != nil {
-				b.Fatal(err)
-			}
-			exits, err := loadTierExits(context.Background(), millGame, dir, m, u)
-			if err != nil {
-				b.Fatal(err)
-			}
-			sp := newTierSpace(millGame, u, exits)
+			sp, release := unitSpace(b, millGame, dir, pair)
+			defer release()
 			var classes uint64
 			start := time.Now()
 			for b.Loop() {

@@ -93,3 +93,19 @@ func forgeSetCode(t *testing.T, dir, file string, slot uint64, forge func(uint32
 	}
 	return set
 }
+
+// unitSpace loads the exits of the unit holding tier name of the set in dir and returns
+// the unit's space as g plays it, and the func that releases the exits.
+func unitSpace(tb testing.TB, g games.TieredGame, dir, name string) (*tierSpace, func()) {
+	tb.Helper()
+	u := millUnit(tb, name)
+	m, err := readTierManifest(millGame, dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ex, err := loadTierExits(context.Background(), millGame, dir, m, u)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return newTierSpace(g, u, ex), ex.release
+}

@@ -21,20 +21,12 @@ func (plainOrderGame) NewTierWorker() games.TierWorker {
 // solveOnePassWith solves the one-pass unit holding tier name of the set in dir as g plays it.
 func solveOnePassWith(tb testing.TB, g games.TieredGame, dir, name string, workers int) []uint16 {
 	tb.Helper()
-	u := millUnit(tb, name)
-	if !u.onePass(g) {
+	if !millUnit(tb, name).onePass(g) {
 		tb.Fatalf("unit %s is not solved in one pass", name)
 	}
-	m, err := readTierManifest(millGame, dir)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	ex, err := loadTierExits(context.Background(), millGame, dir, m, u)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer ex.release()
-	codes, mem, err := solveOnePass(context.Background(), newTierSpace(g, u, ex), workers)
+	sp, release := unitSpace(tb, g, dir, name)
+	defer release()
+	codes, mem, err := solveOnePass(context.Background(), sp, workers)
 	if err != nil {
 		tb.Fatal(err)
 	}

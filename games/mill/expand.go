@@ -75,64 +75,20 @@ func (f *childFrame) slot(img, packed uint32) uint64 {
 // (w, bb). With in, the children in sector (bb, w) (the moves without capture) go to in
 // instead, once per slot, in no particular order (see ChildrenOnce).
 func (tw *tierWorker) movingChildren(w, bb int, lo, hi uint64, b *games.ChildBatch, in *games.ParentBatch) {
-	once := in != nil
-	sec, csec := tw.sector(w, bb), tw.sector(bb, w)
-	ctier, xtier := sectorTier(bb, w), games.GameOver
-	var xsec *Sector
-	if bb-1 >= MinStones {
-		xtier, xsec = sectorTier(bb-1, w), tw.sector(bb-1, w)
+	var local *[]uint64
+	if in != nil {
+		local = &tw.local
 	}
-	var cur slotCursor
-	for s := lo; s < hi; s++ {
-		if s == lo {
-			cur.seek(sec, s)
-		} else {
-			cur.next()
-		}
-		own, opp := cur.Own, cur.Opp
-		// The children without capture: own class of opp, the symmetry g to its
-		// canonical mask, the image G of own under g and its free-point numbers P.
-		fr := newChildFrame(csec, own, opp)
-		local := tw.local[:0]
-
-		empty := ^(own | opp) & Full
-		victims := removable(opp)
-		for fs := own; fs != 0; fs &= fs - 1 {
-			f := bits.TrailingZeros32(fs)
-			rest := own &^ (1 << f)
-			gf, nf := fr.image(f)
-			imgf, packedf := fr.img&^gf, fr.packed&^nf
-			for ts := spread(f, empty, w); ts != 0; ts &= ts - 1 {
-				t := bits.TrailingZeros32(ts)
-				moved := rest | 1<<t
-				if !InMill(moved, Point(t)) {
-					gt, nt := fr.image(t)
-					slot := fr.slot(imgf|gt, packedf|nt)
-					if once {
-						local = append(local, slot)
-					} else {
-						b.Pos = append(b.Pos, games.TierPosition{Tier: ctier, Slot: slot})
-					}
-					continue
-				}
-				for cs := victims; cs != 0; cs &= cs - 1 {
-					c := bits.TrailingZeros32(cs)
-					if xsec == nil {
-						b.Pos = append(b.Pos, games.TierPosition{Tier: games.GameOver})
-						continue
-					}
-					b.Pos = append(b.Pos, games.TierPosition{Tier: xtier, Slot: xsec.Rank(opp&^(1<<c), moved)})
-				}
+	for own, opp := range tw.sector(w, bb).positions(lo, hi) {
+		tw.local = tw.local[:0]
+		trivial := tw.positionChildren(own, opp, w, bb, 0, 0, b, local)
+		if in != nil {
+			if !trivial {
+				tw.local = tw.distinct(tw.local)
 			}
-		}
-		if once {
-			if !fr.trivial {
-				local = tw.distinct(local)
-			}
-			in.Slots = append(in.Slots, local...)
+			in.Slots = append(in.Slots, tw.local...)
 			in.Close()
 		}
-		tw.local = local
 		b.Close()
 	}
 }

@@ -27,16 +27,9 @@ func (tw *tierWorker) ChildrenInOrder(t games.Tier, lo, hi uint64, slots []uint6
 		return slots
 	}
 	sec, swapped := tw.sector(w, bb), tw.sector(bb, w)
-	var cur slotCursor
-	for k := lo; k < hi; k++ {
-		if k == lo {
-			cur.seek(swapped, k)
-		} else {
-			cur.next()
-		}
-		opp, own := cur.Own, cur.Opp
+	for opp, own := range swapped.positions(lo, hi) {
 		slots = append(slots, sec.Rank(own, opp))
-		tw.positionChildren(own, opp, w, bb, wh, bh, b)
+		tw.positionChildren(own, opp, w, bb, wh, bh, b, nil)
 		b.Close()
 	}
 	return slots
@@ -46,13 +39,16 @@ func (tw *tierWorker) ChildrenInOrder(t games.Tier, lo, hi uint64, slots []uint6
 // (w, bb, wh, bh), one per move, as appendChildren does, faster (see expand.go): the
 // children without capture share their own stones (opp), so their own class and the
 // symmetry to its canonical mask are looked up once, and each child's rank follows from
-// the image of the mover's stones by one stone moved or placed.
-func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *games.ChildBatch) {
+// the image of the mover's stones by one stone moved or placed. With in, the slots of the
+// children without capture go to *in instead of b (see ChildrenOnce). It reports whether
+// their own class has a trivial stabiliser: then distinct moves without capture give
+// distinct children.
+func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *games.ChildBatch, in *[]uint64) (trivial bool) {
 	// After the move the opponent is to move, holding bh; the mover holds wh−1.
 	nh, oh := bh, max(wh-1, 0)
-	if bb+nh < MinStones { // never in a sector of the game: the opponent has lost already
+	if bb+nh < MinStones && in == nil { // never in a sector of the game: the opponent has lost already
 		tw.appendChildren(own, opp, wh, bh, b)
-		return
+		return false
 	}
 	csec := tw.sector(bb, w+min(wh, 1))
 	ctier := tierOf(bb, w+min(wh, 1), nh, oh)
@@ -61,6 +57,13 @@ func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *ga
 		xtier, xsec = tierOf(bb-1, w+min(wh, 1), nh, oh), tw.sector(bb-1, w+min(wh, 1))
 	}
 	fr := newChildFrame(csec, own, opp)
+	child := func(img, packed uint32) {
+		if slot := fr.slot(img, packed); in != nil {
+			*in = append(*in, slot)
+		} else {
+			b.Pos = append(b.Pos, games.TierPosition{Tier: ctier, Slot: slot})
+		}
+	}
 	captures := func(stones uint32) {
 		for cs := removable(opp); cs != 0; cs &= cs - 1 {
 			c := bits.TrailingZeros32(cs)
@@ -81,9 +84,9 @@ func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *ga
 				continue
 			}
 			gt, nt := fr.image(t)
-			b.Pos = append(b.Pos, games.TierPosition{Tier: ctier, Slot: fr.slot(fr.img|gt, fr.packed|nt)})
+			child(fr.img|gt, fr.packed|nt)
 		}
-		return
+		return fr.trivial
 	}
 	for fs := own; fs != 0; fs &= fs - 1 {
 		f := bits.TrailingZeros32(fs)
@@ -98,9 +101,10 @@ func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *ga
 				continue
 			}
 			gt, nt := fr.image(t)
-			b.Pos = append(b.Pos, games.TierPosition{Tier: ctier, Slot: fr.slot(imgf|gt, packedf|nt)})
+			child(imgf|gt, packedf|nt)
 		}
 	}
+	return fr.trivial
 }
 
 // appendChildren appends to b the children of the position (own, opp) with wh stones in

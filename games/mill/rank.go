@@ -2,6 +2,7 @@ package mill
 
 import (
 	"fmt"
+	"iter"
 	"math/bits"
 	"sync"
 )
@@ -228,6 +229,24 @@ func (s *Sector) locate(slot uint64) (class int, r, pos uint64) {
 		class, r = s.own.trivial+int(pos/s.per), pos%s.per
 	}
 	return class, r, pos
+}
+
+// positions walks the canonical positions (own, opp) of slots lo..hi−1 in order, by a
+// slotCursor.
+func (s *Sector) positions(lo, hi uint64) iter.Seq2[uint32, uint32] {
+	return func(yield func(own, opp uint32) bool) {
+		var cur slotCursor
+		for slot := lo; slot < hi; slot++ {
+			if slot == lo {
+				cur.seek(s, slot)
+			} else {
+				cur.next()
+			}
+			if !yield(cur.Own, cur.Opp) {
+				return
+			}
+		}
+	}
 }
 
 // A slotCursor walks the canonical positions of a sector's slots in increasing order,
