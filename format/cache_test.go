@@ -126,7 +126,7 @@ func TestConcurrentReads(t *testing.T) {
 		}
 	})
 	wg.Wait()
-	checkCache(t, r.cache)
+	checkCache(t, r.blocks.Load().cache)
 }
 
 func TestClosedReader(t *testing.T) {

@@ -20,15 +20,27 @@ type Reader struct {
 	name   string    // for error messages: "path: " or ""
 	size   int64
 
-	meta   Metadata
-	hdr    header
-	slots  uint64
-	spb    uint64
-	bits   int
-	mask   uint64
-	index  []blockHandle
-	cache  *blockCache
-	closed atomic.Bool
+	meta    Metadata
+	hdr     header
+	foot    footer
+	slots   uint64
+	spb     uint64
+	bits    int
+	mask    uint64
+	nblocks int
+	closed  atomic.Bool
+
+	// The block index and the cache of decoded blocks, loaded at open or, for a reader
+	// of OpenDeferred, by the first read of a block.
+	blocks     atomic.Pointer[blockIndex]
+	loadMu     sync.Mutex // serialises loading and SetCacheBytes
+	cacheBytes int64      // the cache budget, under loadMu
+}
+
+// blockIndex is a table's block index with its decoded-block cache.
+type blockIndex struct {
+	handles []blockHandle
+	cache   *blockCache
 }
 
 // decoder is shared by all Readers. DecodeAll is safe for concurrent use;
@@ -51,6 +63,23 @@ var decoder = sync.OnceValues(func() (*zstd.Decoder, error) {
 // blocks. Use Verify to check the blocks too. A path that is not a regular
 // file (a FIFO, a device, a directory) is refused without waiting on it.
 func Open(path string) (*Reader, error) {
+	r, err := OpenDeferred(path)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.index(); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// OpenDeferred is Open checking only the header, footer, metadata and the file's layout
+// at open; the block index (a few hundred kilobytes for a large table) is read and
+// checked on the first read of a block, whose error then names the problem as Open's
+// would. A program that opens hundreds of tables to read a few of them (a tiered set)
+// opens in milliseconds.
+func OpenDeferred(path string) (*Reader, error) {
 	f, err := safefile.OpenRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("format: %w", err)
@@ -71,7 +100,14 @@ func Open(path string) (*Reader, error) {
 
 // OpenReaderAt is Open for a table of size bytes read from ra.
 func OpenReaderAt(ra io.ReaderAt, size int64) (*Reader, error) {
-	return openReaderAt(ra, size, "")
+	r, err := openReaderAt(ra, size, "")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.index(); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 func openReaderAt(ra io.ReaderAt, size int64, name string) (*Reader, error) {
@@ -81,6 +117,39 @@ func openReaderAt(ra io.ReaderAt, size int64, name string) (*Reader, error) {
 	}
 	r.name = name
 	return r, nil
+}
+
+// index returns the block index, reading and checking it on first use.
+func (r *Reader) index() (*blockIndex, error) {
+	if bi := r.blocks.Load(); bi != nil {
+		return bi, nil
+	}
+	r.loadMu.Lock()
+	defer r.loadMu.Unlock()
+	if bi := r.blocks.Load(); bi != nil {
+		return bi, nil
+	}
+	// A failure is not kept: a read error may pass, and a damaged index fails again.
+	handles, err := r.readIndex()
+	if err != nil {
+		return nil, fmt.Errorf("format: %s%w", r.name, err)
+	}
+	bi := &blockIndex{handles: handles, cache: newBlockCache(len(handles), r.cacheBytes)}
+	r.blocks.Store(bi)
+	return bi, nil
+}
+
+// readIndex reads the block index and checks it against its checksum and the layout.
+func (r *Reader) readIndex() ([]blockHandle, error) {
+	f := r.foot
+	ib := make([]byte, f.blocks*indexEntrySize) // checkLayout bounded it by the file size
+	if err := readFull(r.ra, ib, int64(f.indexOff)); err != nil {
+		return nil, fmt.Errorf("reading block index: %w", err)
+	}
+	if got := checksum(ib); got != f.indexCRC {
+		return nil, corruptf("block index checksum mismatch (stored 0x%08x, computed 0x%08x)", f.indexCRC, got)
+	}
+	return parseIndex(ib, r.hdr.size(), f.metaOff)
 }
 
 func open(ra io.ReaderAt, size int64) (*Reader, error) {
@@ -125,22 +194,10 @@ func open(ra io.ReaderAt, size int64) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	ib := make([]byte, f.blocks*indexEntrySize)
-	if err := readFull(ra, ib, int64(f.indexOff)); err != nil {
-		return nil, fmt.Errorf("reading block index: %w", err)
-	}
-	if got := checksum(ib); got != f.indexCRC {
-		return nil, corruptf("block index checksum mismatch (stored 0x%08x, computed 0x%08x)", f.indexCRC, got)
-	}
-	index, err := parseIndex(ib, h.size(), f.metaOff)
-	if err != nil {
-		return nil, err
-	}
 	return &Reader{
-		ra: ra, size: size, meta: meta, hdr: h,
+		ra: ra, size: size, meta: meta, hdr: h, foot: f,
 		slots: h.slots, spb: h.spb, bits: h.codeBits, mask: 1<<uint(h.codeBits) - 1,
-		index: index,
-		cache: newBlockCache(len(index), DefaultCacheBytes),
+		nblocks: int(f.blocks), cacheBytes: DefaultCacheBytes,
 	}, nil
 }
 
@@ -173,7 +230,7 @@ func (r *Reader) Version() int { return int(r.hdr.version) }
 func (r *Reader) FileID() [16]byte { return r.hdr.id }
 
 // Blocks returns the number of compressed blocks.
-func (r *Reader) Blocks() int { return len(r.index) }
+func (r *Reader) Blocks() int { return r.nblocks }
 
 // SlotsPerBlock returns the number of slots per block (the last block may
 // hold fewer).
@@ -181,7 +238,14 @@ func (r *Reader) SlotsPerBlock() int { return int(r.spb) }
 
 // SetCacheBytes sets the budget of the decoded-block cache (default
 // DefaultCacheBytes), evicting blocks as needed. n <= 0 disables caching.
-func (r *Reader) SetCacheBytes(n int64) { r.cache.setLimit(n) }
+func (r *Reader) SetCacheBytes(n int64) {
+	r.loadMu.Lock()
+	defer r.loadMu.Unlock()
+	r.cacheBytes = n
+	if bi := r.blocks.Load(); bi != nil {
+		bi.cache.setLimit(n)
+	}
+}
 
 // Close releases the file opened by Open and empties the cache. Further
 // reads fail.
@@ -189,7 +253,7 @@ func (r *Reader) Close() error {
 	if r.closed.Swap(true) {
 		return nil
 	}
-	r.cache.setLimit(0)
+	r.SetCacheBytes(0)
 	if r.closer != nil {
 		return r.closer.Close()
 	}
@@ -202,11 +266,14 @@ func (r *Reader) Code(slot uint64) (uint32, error) {
 	if slot >= r.slots {
 		return 0, fmt.Errorf("format: %sslot %d out of range [0, %d)", r.name, slot, r.slots)
 	}
+	bi, err := r.index()
+	if err != nil {
+		return 0, err
+	}
 	block := slot / r.spb
-	data := r.cache.get(int(block))
+	data := bi.cache.get(int(block))
 	if data == nil {
-		var err error
-		if data, err = r.cachedBlock(int(block)); err != nil {
+		if data, err = r.cachedBlock(bi, int(block)); err != nil {
 			return 0, err
 		}
 	}
@@ -216,12 +283,12 @@ func (r *Reader) Code(slot uint64) (uint32, error) {
 }
 
 // cachedBlock decodes a block into the cache and returns it.
-func (r *Reader) cachedBlock(block int) ([]byte, error) {
+func (r *Reader) cachedBlock(bi *blockIndex, block int) ([]byte, error) {
 	data, err := r.readBlock(block, nil)
 	if err != nil {
 		return nil, err
 	}
-	return r.cache.put(block, data), nil
+	return bi.cache.put(block, data), nil
 }
 
 // Codes fills dst with the codes of slots [start, start+len(dst)). Cached
@@ -231,19 +298,22 @@ func (r *Reader) Codes(dst []uint32, start uint64) error {
 	if start > r.slots || uint64(len(dst)) > r.slots-start {
 		return fmt.Errorf("format: %sslots [%d, %d+%d) out of range [0, %d)", r.name, start, start, len(dst), r.slots)
 	}
+	bi, err := r.index()
+	if err != nil {
+		return err
+	}
 	var scratch []byte
 	for len(dst) > 0 {
 		block := start / r.spb
 		first := start - block*r.spb
 		n := min(uint64(len(dst)), r.blockSlots(int(block))-first)
-		data := r.cache.get(int(block))
+		data := bi.cache.get(int(block))
 		if data == nil {
-			var err error
 			if first == 0 && n == r.blockSlots(int(block)) {
 				data, err = r.readBlock(int(block), scratch)
 				scratch = data
 			} else {
-				data, err = r.cachedBlock(int(block))
+				data, err = r.cachedBlock(bi, int(block))
 			}
 			if err != nil {
 				return err
@@ -264,8 +334,8 @@ func (r *Reader) Codes(dst []uint32, start uint64) error {
 // layout (a pattern database) copies these bytes instead of unpacking and
 // repacking every code.
 func (r *Reader) PackedBlock(b int, buf []byte) ([]byte, error) {
-	if b < 0 || b >= len(r.index) {
-		return nil, fmt.Errorf("format: %sblock %d out of range [0, %d)", r.name, b, len(r.index))
+	if b < 0 || b >= r.nblocks {
+		return nil, fmt.Errorf("format: %sblock %d out of range [0, %d)", r.name, b, r.nblocks)
 	}
 	data, err := r.readBlock(b, buf)
 	if err != nil {
@@ -280,7 +350,7 @@ func (r *Reader) PackedBlock(b int, buf []byte) ([]byte, error) {
 // PackedBlockBytes is the length of block b's packed codes (PackedBlock's result), 0 for
 // a block out of range.
 func (r *Reader) PackedBlockBytes(b int) int {
-	if b < 0 || b >= len(r.index) {
+	if b < 0 || b >= r.nblocks {
 		return 0
 	}
 	return int(packedBytes(r.blockSlots(b), r.bits))
@@ -293,8 +363,8 @@ func (r *Reader) PackedBlockBytes(b int) int {
 // filling consecutive blocks of one array gives each the room of the next and fills
 // that one afterwards.
 func (r *Reader) PackedBlockInto(b int, dst []byte) error {
-	if b < 0 || b >= len(r.index) {
-		return fmt.Errorf("format: %sblock %d out of range [0, %d)", r.name, b, len(r.index))
+	if b < 0 || b >= r.nblocks {
+		return fmt.Errorf("format: %sblock %d out of range [0, %d)", r.name, b, r.nblocks)
 	}
 	if want := r.PackedBlockBytes(b); len(dst) != want {
 		return fmt.Errorf("format: %sblock %d: destination of %d bytes, want %d", r.name, b, len(dst), want)
@@ -334,7 +404,11 @@ func (r *Reader) decodeBlock(block int, dst []byte) error {
 	if r.closed.Load() {
 		return fmt.Errorf("format: %sread after Close", r.name)
 	}
-	bh := r.index[block]
+	bi, err := r.index()
+	if err != nil {
+		return err
+	}
+	bh := bi.handles[block]
 	cp := compressedBufs.Get().(*[]byte)
 	defer compressedBufs.Put(cp)
 	if cap(*cp) < int(bh.n) {
@@ -366,5 +440,5 @@ func (r *Reader) decodeBlock(block int, dst []byte) error {
 }
 
 func (r *Reader) blockErr(block int, err error) error {
-	return fmt.Errorf("format: %sblock %d of %d: %w", r.name, block, len(r.index), err)
+	return fmt.Errorf("format: %sblock %d of %d: %w", r.name, block, r.nblocks, err)
 }

@@ -15,7 +15,10 @@ import (
 // 23: checksum mismatch ...") and wraps ErrCorrupt. progress, if set, is
 // called from the calling goroutine with the number of slots checked so far.
 func (r *Reader) Verify(ctx context.Context, progress func(done, total uint64)) error {
-	n := len(r.index)
+	if _, err := r.index(); err != nil {
+		return err
+	}
+	n := r.nblocks
 	workers := max(min(runtime.GOMAXPROCS(0), n), 1)
 	var (
 		mu       sync.Mutex

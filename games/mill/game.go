@@ -86,7 +86,7 @@ func NewSectorSpace(w, b, wh, bh int) (*Space, error) {
 		return nil, fmt.Errorf("mill: no sector %d-%d with %d and %d in hand: a side has 3 to 9 stones on the board and in hand, "+
 			"at most as many on the board as it has placed, and the hands are equal or the mover's one more", w, b, wh, bh)
 	}
-	return &Space{w: w, b: b, wh: wh, bh: bh, sec: func() *Sector { return boardSector(w, b) }}, nil
+	return &Space{w: w, b: b, wh: wh, bh: bh, sec: func() *Sector { return probeSector(w, b) }}, nil
 }
 
 // Sector returns the sector's index scheme.

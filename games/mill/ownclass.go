@@ -2,7 +2,6 @@ package mill
 
 import (
 	"math/bits"
-	"slices"
 	"sync"
 )
 
@@ -37,38 +36,60 @@ func nextSubset(m uint32) uint32 {
 	return up | (m^up)>>2>>bits.TrailingZeros32(m)
 }
 
+// buildOwnClasses walks the masks of w stones in increasing order; the first mask of an
+// orbit met is its smallest, the canonical mask, and the orbit's other members are its
+// images, found by applying the 16 symmetries to it once. That costs 16 images per class
+// rather than 16 per mask (a tenth of the time of taking MinImage of every mask).
 func buildOwnClasses(w int) *ownClasses {
 	n := binom[Points][w]
 	oc := &ownClasses{entry: make([]uint32, n)}
-	var trivial, other []uint32 // canonical masks, ascending
-	var stabOf []uint16         // by position in other
+	// Until the classes are numbered, entry holds (orbit+1)<<4 | g, 0 for a mask not yet
+	// met; orbits are numbered in increasing order of their canonical masks.
+	var canon []uint32
+	var stab []uint16
 	m := uint32(1)<<w - 1
 	for i := range oc.entry {
-		min, syms, g := MinImage(m)
-		oc.entry[i] = colexRank(min)<<4 | uint32(g)
-		if min == m {
-			if syms == 1 {
-				trivial = append(trivial, m)
-			} else {
-				other = append(other, m)
-				stabOf = append(stabOf, syms)
+		if oc.entry[i] == 0 {
+			orbit := uint32(len(canon)) + 1
+			var im [NumSyms]uint32
+			images(m, &im)
+			var syms uint16
+			for k, x := range im {
+				if x == m {
+					syms |= 1 << k
+				}
 			}
+			// The symmetries g with g(x) = m are taken in increasing order, so each
+			// member keeps the smallest, the one MinImage names.
+			for g := range Sym(NumSyms) {
+				x := im[g.Inverse()]
+				if r := colexRank(x); oc.entry[r] == 0 {
+					oc.entry[r] = orbit<<4 | uint32(g)
+				}
+			}
+			canon = append(canon, m)
+			stab = append(stab, syms)
 		}
 		m = nextSubset(m)
 	}
-	oc.trivial = len(trivial)
-	oc.canon = slices.Concat(trivial, other)
-	oc.stab = make([]uint16, len(oc.canon))
-	classAt := make([]uint32, n) // colex rank of a canonical mask → class
-	for c, cm := range oc.canon {
-		oc.stab[c] = 1
-		if c >= oc.trivial {
-			oc.stab[c] = stabOf[c-oc.trivial]
+	// Classes with a trivial stabiliser first, each group in orbit order.
+	classOf := make([]uint32, len(canon))
+	oc.canon = make([]uint32, 0, len(canon))
+	oc.stab = make([]uint16, 0, len(canon))
+	for pass := range 2 {
+		for o, cm := range canon {
+			if (stab[o] == 1) == (pass == 0) {
+				classOf[o] = uint32(len(oc.canon))
+				oc.canon = append(oc.canon, cm)
+				oc.stab = append(oc.stab, stab[o])
+			}
 		}
-		classAt[colexRank(cm)] = uint32(c)
+		if pass == 0 {
+			oc.trivial = len(oc.canon)
+		}
 	}
 	for i, e := range oc.entry {
-		oc.entry[i] = classAt[e>>4]<<4 | e&15
+		oc.entry[i] = classOf[e>>4-1]<<4 | e&15
 	}
 	return oc
 }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"iter"
 	"math/bits"
+	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // MinStones is the smallest number of stones of a side in a position of a sector.
@@ -12,36 +14,49 @@ const MinStones = 3
 
 // A Sector numbers the symmetry classes of the positions with w stones for the side to
 // move and b for the opponent: slots 0..Slots()−1, one per class, no holes. It is
-// immutable and safe for concurrent use.
+// immutable to its users and safe for concurrent use.
 //
 // An own class (a class of w-stone masks) with a trivial stabiliser has C(24−w, b) slots,
 // one per opponent placement on its canonical mask's free points, in colex order; these
 // classes come first, so their slot is class·C(24−w, b) + colex rank. An own class with a
 // non-trivial stabiliser H has one slot per H-orbit of opponent placements, the smallest
-// member of each orbit (its leader) standing for it. A bitmap over all placements of
-// these classes marks the leaders; with the count of marks before each word it maps a
-// placement to its slot in O(1) (Rank), and with a sampled index of every 256th mark
-// back (Unrank).
+// member of each orbit (its leader) standing for it. Each such class has a region of a
+// bitmap, a whole number of words, marking its leaders; the count of marks before each
+// word maps a placement to its slot in O(1) (Rank), and a sampled index of every 256th
+// mark maps back (Unrank). How many leaders each class has is counted beforehand
+// (Burnside's lemma), so a class's region can be marked on its own: a sector for a few
+// probes (probeSector) marks only the classes they touch, in microseconds, where marking
+// all takes a few hundred milliseconds for the largest sectors.
 type Sector struct {
-	w, b  int
-	own   *ownClasses
-	per   uint64 // C(24−w, b): the placements of an own class
-	flat  uint64 // the slots of the classes with a trivial stabiliser: own.trivial·per
-	slots uint64
-	// Bit i·per + r of leader is set when placement r (colex) of own class own.trivial+i
-	// is the leader of its orbit; before[k] counts the set bits of leader[:k].
+	w, b   int
+	own    *ownClasses
+	per    uint64 // C(24−w, b): the placements of an own class
+	stride uint64 // the bits of a class's region: per rounded up to whole words
+	flat   uint64 // the slots of the classes with a trivial stabiliser: own.trivial·per
+	slots  uint64
+	// base[i] counts the leaders of the classes own.trivial … own.trivial+i−1.
+	base []uint32
+	// Bit i·stride + r of leader is set when placement r (colex) of own class
+	// own.trivial+i is the leader of its orbit; before[k] counts the set bits of
+	// leader[:k].
 	leader []uint64
 	before []uint32
 	// hint[j] is the word of leader holding set bit number j·hintEvery; the last entry is
-	// the last word.
+	// the last word. Only a sector with every class marked has it.
 	hint []uint32
+	// marked[i] reports that class own.trivial+i's region and its before entries are
+	// filled; nil when all are (a sector built whole).
+	marked []atomic.Bool
+	markMu sync.Mutex
 }
 
 const hintEvery = 256
 
 var (
 	sectorOnce  [MaxStones + 1][MaxStones + 1]sync.Once
-	sectorTable [MaxStones + 1][MaxStones + 1]*Sector
+	sectorTable [MaxStones + 1][MaxStones + 1]atomic.Pointer[Sector]
+	probeOnce   [MaxStones + 1][MaxStones + 1]sync.Once
+	probeTable  [MaxStones + 1][MaxStones + 1]*Sector
 )
 
 // NewSector returns the sector of w stones for the side to move and b for the opponent,
@@ -59,33 +74,126 @@ func NewSector(w, b int) (*Sector, error) {
 
 // boardSector returns the ranking of the boards with w stones of the side to move and b of
 // the opponent, 0 ≤ w, b ≤ 9: a moving-phase sector's, or a placement sector's (whose
-// sides may have fewer than 3 stones on the board).
+// sides may have fewer than 3 stones on the board). Every class is marked: the builders
+// rank and unrank all over a sector.
 func boardSector(w, b int) *Sector {
-	sectorOnce[w][b].Do(func() { sectorTable[w][b] = buildSector(w, b) })
-	return sectorTable[w][b]
+	sectorOnce[w][b].Do(func() {
+		s := newSector(w, b)
+		for i := range s.base[:len(s.base)-1] {
+			s.markClass(i)
+		}
+		s.buildHint()
+		sectorTable[w][b].Store(s)
+	})
+	return sectorTable[w][b].Load()
 }
 
-func buildSector(w, b int) *Sector {
+// probeSector returns the same ranking as boardSector for a program that looks up a few
+// positions: the sector whole when it is already built, else one that marks each class
+// when first asked about it, so that the first probe of a freshly opened set does not
+// wait for the whole sector.
+func probeSector(w, b int) *Sector {
+	if s := sectorTable[w][b].Load(); s != nil {
+		return s
+	}
+	probeOnce[w][b].Do(func() { probeTable[w][b] = newProbeSector(w, b) })
+	return probeTable[w][b]
+}
+
+// newProbeSector returns a sector that marks each class on demand.
+func newProbeSector(w, b int) *Sector {
+	s := newSector(w, b)
+	s.marked = make([]atomic.Bool, len(s.base)-1)
+	return s
+}
+
+// newSector returns the sector with its own classes and the leader counts, its bitmap
+// allocated but no class marked.
+func newSector(w, b int) *Sector {
 	oc := ownClassesFor(w)
 	s := &Sector{w: w, b: b, own: oc, per: binom[Points-w][b]}
+	s.stride = (s.per + 63) &^ 63
 	s.flat = uint64(oc.trivial) * s.per
-	s.leader = make([]uint64, (uint64(len(oc.canon)-oc.trivial)*s.per+63)/64)
-	for c := oc.trivial; c < len(oc.canon); c++ {
-		markLeaders(s.leader, uint64(c-oc.trivial)*s.per, oc.canon[c], oc.stab[c], b)
+	others := len(oc.canon) - oc.trivial
+	s.base = make([]uint32, others+1)
+	for i := range others {
+		c := oc.trivial + i
+		s.base[i+1] = s.base[i] + uint32(orbitCount(oc.canon[c], oc.stab[c], b))
 	}
-	s.before = make([]uint32, len(s.leader)+1)
-	var count uint32
-	for k, word := range s.leader {
+	words := uint64(others) * s.stride / 64
+	s.leader = make([]uint64, words)
+	s.before = make([]uint32, words+1)
+	s.before[words] = s.base[others]
+	s.slots = s.flat + uint64(s.base[others])
+	return s
+}
+
+// orbitCount returns the number of orbits of the b-subsets of the points free of own
+// under the symmetries stab, which all fix own: by Burnside's lemma the average over stab
+// of the subsets each fixes, those made of whole cycles of the symmetry on the free
+// points, the coefficient of x^b in Π_cycles (1 + x^len).
+func orbitCount(own uint32, stab uint16, b int) uint64 {
+	var sum uint64
+	free := ^own & Full
+	for hs := stab; hs != 0; hs &= hs - 1 {
+		h := Sym(bits.TrailingZeros16(hs))
+		var poly [Points + 1]uint64
+		poly[0] = 1
+		var seen uint32
+		for fs := free; fs != 0; fs &= fs - 1 {
+			p := Point(bits.TrailingZeros32(fs))
+			l := 0
+			for q := p; seen>>q&1 == 0; q = h.Point(q) {
+				seen |= 1 << q
+				l++
+			}
+			for i := Points; i >= l && l > 0; i-- {
+				poly[i] += poly[i-l]
+			}
+		}
+		sum += poly[b]
+	}
+	return sum / uint64(bits.OnesCount16(stab))
+}
+
+// markClass marks the leaders of class own.trivial+i in its region and fills the region's
+// before entries. The regions are whole words, so classes marked side by side by
+// different goroutines write different words.
+func (s *Sector) markClass(i int) {
+	c := s.own.trivial + i
+	at := uint64(i) * s.stride
+	markLeaders(s.leader, at, s.own.canon[c], s.own.stab[c], s.b)
+	count := s.base[i]
+	for k := at / 64; k < (at+s.stride)/64; k++ {
 		s.before[k] = count
-		count += uint32(bits.OnesCount64(word))
-		for uint32(len(s.hint))*hintEvery < count {
+		count += uint32(bits.OnesCount64(s.leader[k]))
+	}
+	if count != s.base[i+1] {
+		panic(fmt.Sprintf("mill: sector %d-%d class %d has %d leaders, Burnside counts %d", s.w, s.b, c, count-s.base[i], s.base[i+1]-s.base[i]))
+	}
+}
+
+// buildHint fills hint once every class is marked.
+func (s *Sector) buildHint() {
+	for k := range s.leader {
+		for uint32(len(s.hint))*hintEvery < s.before[k+1] {
 			s.hint = append(s.hint, uint32(k))
 		}
 	}
-	s.before[len(s.leader)] = count
 	s.hint = append(s.hint, uint32(max(len(s.leader)-1, 0)))
-	s.slots = s.flat + uint64(count)
-	return s
+}
+
+// ensureMarked marks class own.trivial+i if the sector marks on demand and has not yet.
+func (s *Sector) ensureMarked(i uint64) {
+	if s.marked[i].Load() {
+		return
+	}
+	s.markMu.Lock()
+	defer s.markMu.Unlock()
+	if !s.marked[i].Load() {
+		s.markClass(int(i))
+		s.marked[i].Store(true)
+	}
 }
 
 // markLeaders sets bit at+r of leader for each placement r (colex rank among the b-subsets
@@ -178,10 +286,14 @@ func (s *Sector) rankCanonical(class uint32, cOpp uint32) uint64 {
 	if i < 0 {
 		return uint64(class)*s.per + r
 	}
-	return s.leaderSlot(uint64(i)*s.per + r)
+	if s.marked != nil {
+		s.ensureMarked(uint64(i))
+	}
+	return s.leaderSlot(uint64(i)*s.stride + r)
 }
 
-// leaderSlot returns the slot of the leader at bit pos of the bitmap.
+// leaderSlot returns the slot of the leader at bit pos of the bitmap, whose class is
+// marked.
 func (s *Sector) leaderSlot(pos uint64) uint64 {
 	k := pos / 64
 	return s.flat + uint64(s.before[k]) + uint64(bits.OnesCount64(s.leader[k]&(1<<(pos%64)-1)))
@@ -214,9 +326,19 @@ func (s *Sector) locate(slot uint64) (class int, r, pos uint64) {
 	if slot < s.flat {
 		class, r = int(slot/s.per), slot%s.per
 	} else {
-		// The word holding leader number k lies between the hints around k.
+		// The word holding leader number k lies between the hints around k, or in a
+		// sector that marks on demand, in the region of the last class whose first
+		// leader is at most k.
 		k := uint32(slot - s.flat)
-		lo, hi := s.hint[k/hintEvery], s.hint[k/hintEvery+1]
+		var lo, hi uint32
+		if s.marked == nil {
+			lo, hi = s.hint[k/hintEvery], s.hint[k/hintEvery+1]
+		} else {
+			i, _ := slices.BinarySearch(s.base, k+1)
+			s.ensureMarked(uint64(i - 1))
+			lo = uint32(uint64(i-1) * s.stride / 64)
+			hi = lo + uint32(s.stride/64) - 1
+		}
 		for lo < hi {
 			mid := (lo + hi + 1) / 2
 			if s.before[mid] <= k {
@@ -226,7 +348,7 @@ func (s *Sector) locate(slot uint64) (class int, r, pos uint64) {
 			}
 		}
 		pos = uint64(lo)*64 + uint64(selectBit(s.leader[lo], int(k-s.before[lo])))
-		class, r = s.own.trivial+int(pos/s.per), pos%s.per
+		class, r = s.own.trivial+int(pos/s.stride), pos%s.stride
 	}
 	return class, r, pos
 }
@@ -303,7 +425,15 @@ func (c *slotCursor) next() {
 	default:
 		for {
 			c.step()
-			c.pos++
+			if c.r == 0 { // the first placement of the next class, at its region's start
+				i := uint64(c.class - s.own.trivial)
+				if s.marked != nil {
+					s.ensureMarked(i)
+				}
+				c.pos = i * s.stride
+			} else {
+				c.pos++
+			}
 			if s.leader[c.pos/64]>>(c.pos%64)&1 != 0 {
 				break
 			}
