@@ -137,6 +137,65 @@ type tierSpaceWorker struct {
 	// gathered holds one position's exit codes between reading and combining them.
 	gathered []uint16
 	slots    []uint64 // the slots of a one-pass chunk, in the game's order
+	// A one-pass chunk's exit reads (gatherExits): where each child's code lies, then the
+	// codes, one per child of the chunk's positions.
+	from    []uint32   // index into tabs
+	at      []uint64   // the child's slot in tabs[from]
+	tabs    [][]uint16 // the codes of dest[i] for i+1 = tabsOf, then gameOverCodes
+	tabsOf  int
+	exCodes []uint16
+	values  []uint16 // the chunk's positions' codes, in the game's order
+}
+
+// gameOverCodes is the exit table of a move that ends the game: the mover's opponent has
+// lost at once (WDL code 2, a loss in 0 plies).
+var gameOverCodes = []uint16{2}
+
+// gatherExits reads the codes of children, the moves of a chunk of positions of the
+// unit's tier i, all exits, into w.exCodes (one per child). A one-pass tier's reads all
+// land in arrays of up to gigabytes, at random; read one position at a time, the work
+// between two reads (finding the child's tier, checking it) filled the processor's window
+// of instructions in flight after a few misses. So the chunk's children are located first,
+// and read in a loop of a few instructions a read, where dozens of misses overlap.
+func (w *tierSpaceWorker) gatherExits(i int, children []games.TierPosition) error {
+	dest := w.sp.dest[i]
+	if w.tabsOf != i+1 {
+		w.tabs, w.tabsOf = w.tabs[:0], i+1
+		for _, d := range dest {
+			w.tabs = append(w.tabs, d.codes)
+		}
+		w.tabs = append(w.tabs, gameOverCodes)
+	}
+	over := uint32(len(dest))
+	w.from, w.at = w.from[:0], w.at[:0]
+	for _, c := range children {
+		if c.Tier == games.GameOver {
+			w.from, w.at = append(w.from, over), append(w.at, 0)
+			continue
+		}
+		k := 0
+		for k < len(dest) && dest[k].tier != c.Tier {
+			k++
+		}
+		switch {
+		case k == len(dest):
+			return fmt.Errorf("a move of %s %s leads into %s %s, which it does not declare as a child",
+				w.sp.g.TierNoun(), w.sp.g.TierName(w.sp.u.Tiers[i]), w.sp.g.TierNoun(), w.sp.g.TierName(c.Tier))
+		case c.Slot >= dest[k].size:
+			return fmt.Errorf("a move leads to slot %d of %s %s, which has %d", c.Slot, w.sp.g.TierNoun(),
+				w.sp.g.TierName(c.Tier), dest[k].size)
+		case !dest[k].exit:
+			return fmt.Errorf("a move of %s %s stays in the unit, which a one-pass unit must not",
+				w.sp.g.TierNoun(), w.sp.g.TierName(w.sp.u.Tiers[i]))
+		}
+		w.from, w.at = append(w.from, uint32(k)), append(w.at, c.Slot)
+	}
+	w.exCodes = slices.Grow(w.exCodes[:0], len(children))[:len(children)]
+	codes, tabs, at := w.exCodes, w.tabs, w.at[:len(children)]
+	for j, k := range w.from[:len(children)] {
+		codes[j] = tabs[k][at[j]]
+	}
+	return nil
 }
 
 // summarise records the children of one position of the unit's tier i: those in the unit
@@ -267,7 +326,6 @@ func solveOnePass(ctx context.Context, sp *tierSpace, workers int) (_ []uint16, 
 	t := sp.u.Tiers[0]
 	err = parallel.ForEach(ctx, workers, n, 1<<12, sp.NewWorker, func(rw retro.Worker, lo, hi uint64) error {
 		w := rw.(*tierSpaceWorker)
-		var succ []uint64
 		// The positions in the game's order, where it has one: their children's codes
 		// are then read from the cache rather than from memory (games.OrderedTierWorker).
 		w.slots = w.slots[:0]
@@ -282,20 +340,28 @@ func solveOnePass(ctx context.Context, sp *tierSpace, workers int) (_ []uint16, 
 		if len(w.slots) != int(hi-lo) {
 			return fmt.Errorf("the game ordered %d positions for %d", len(w.slots), hi-lo)
 		}
+		if err := w.gatherExits(0, w.cb.Pos); err != nil {
+			return err
+		}
+		w.values = w.values[:0]
 		for p, s := range w.slots {
 			if s >= n {
 				return fmt.Errorf("the game's order names slot %d of %d", s, n)
 			}
 			var ex values.MoveSummary
-			succ, ex = w.summarise(0, w.cb.Pos[w.cb.Off[p]:w.cb.Off[p+1]], succ[:0])
-			if len(succ) > 0 {
-				return fmt.Errorf("slot %d has a move within its own tier, which a one-pass tier must not", s)
+			for _, code := range w.exCodes[w.cb.Off[p]:w.cb.Off[p+1]] {
+				ex.AddCode(uint32(code))
 			}
 			c := ex.Code()
 			if c > 0xFFFF {
 				return fmt.Errorf("slot %d: remoteness beyond 65533", s)
 			}
-			codes[s] = uint16(c)
+			w.values = append(w.values, uint16(c))
+		}
+		// The order scatters the writes over the tier: apart from the work above, in a
+		// loop of stores alone, they overlap as the reads of gatherExits do.
+		for p, s := range w.slots {
+			codes[s] = w.values[p]
 		}
 		return nil
 	})
