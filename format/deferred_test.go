@@ -95,3 +95,21 @@ func TestOpenDeferredConcurrentFirstReads(t *testing.T) {
 		r.Close()
 	}
 }
+
+// TestOpenDeferredClosedBeforeRead: a deferred reader closed before its first read
+// says so, as every read after Close does, rather than failing to read its index.
+func TestOpenDeferredClosedBeforeRead(t *testing.T) {
+	t.Parallel()
+	path, _ := writeTest(t, 7, 300, 3, 64)
+	r, err := OpenDeferred(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	_, err = r.Code(5)
+	for _, err := range []error{err, r.Verify(context.Background(), nil), r.Codes(make([]uint32, 10), 0)} {
+		if err == nil || !bytes.Contains([]byte(err.Error()), []byte("read after Close")) {
+			t.Fatalf("read after Close: %v", err)
+		}
+	}
+}

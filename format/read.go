@@ -124,6 +124,9 @@ func (r *Reader) index() (*blockIndex, error) {
 	if bi := r.blocks.Load(); bi != nil {
 		return bi, nil
 	}
+	if r.closed.Load() {
+		return nil, fmt.Errorf("format: %sread after Close", r.name)
+	}
 	r.loadMu.Lock()
 	defer r.loadMu.Unlock()
 	if bi := r.blocks.Load(); bi != nil {

@@ -41,9 +41,10 @@ func IsSet(path string) bool {
 // OpenSet opens the set in dir: it reads and checks the manifest, then opens every member
 // file and checks it is the table the manifest names. A damaged file or manifest is an
 // error wrapping format.ErrCorrupt; a missing one wraps os.ErrNotExist and names it. A
-// tiered game's set reads only each member's header, metadata and block index here; the
-// game's index for a tier is built on the first lookup in it (see openTierSet), and an
-// error then names the file.
+// tiered game's set reads only each member's header, footer and metadata here; its block
+// index is read and checked, and the game's index for the tier built, on the first lookup
+// in it (see openTierSet): damage there is an error of that lookup (and of Verify),
+// naming the file.
 func OpenSet(dir string) (*Set, error) {
 	m, err := format.ReadManifest(dir)
 	if err != nil {

@@ -194,6 +194,35 @@ func TestTierSetOpenChecksMembers(t *testing.T) {
 	}
 }
 
+// TestTierSetDamagedIndexAtFirstRead damages a member's block index, which OpenSet no
+// longer reads (format.OpenDeferred): the set opens, and the first lookup in that member
+// fails as corruption naming the file, while the other members answer.
+func TestTierSetDamagedIndexAtFirstRead(t *testing.T) {
+	t.Parallel()
+	dir := copySet(t, millGame4(t))
+	path := filepath.Join(dir, "sector-3-3.tsm")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-64-5] ^= 0x01 // in the last entry of the block index, just before the 64-byte footer
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenSet(dir)
+	if err != nil {
+		t.Fatalf("OpenSet: %v", err)
+	}
+	defer s.Close()
+	_, err = s.Lookup("WWW.....BBB............. W")
+	if !errors.Is(err, format.ErrCorrupt) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "block index") {
+		t.Fatalf("lookup in the damaged member: %v, want corruption of its block index naming %s", err, path)
+	}
+	if _, err := s.Lookup("WWWW....BBBB............ W"); err != nil {
+		t.Fatalf("lookup in an undamaged member: %v", err)
+	}
+}
+
 // unordered hides a tier worker's own order (games.OrderedTierWorker).
 type unordered struct{ games.TierWorker }
 

@@ -183,11 +183,15 @@ func (s *Sector) buildHint() {
 	s.hint = append(s.hint, uint32(max(len(s.leader)-1, 0)))
 }
 
-// ensureMarked marks class own.trivial+i if the sector marks on demand and has not yet.
+// ensureMarked marks class own.trivial+i of a sector that marks on demand, if not yet.
 func (s *Sector) ensureMarked(i uint64) {
-	if s.marked[i].Load() {
-		return
+	if !s.marked[i].Load() {
+		s.markOnce(i)
 	}
+}
+
+// markOnce is ensureMarked's slow path, apart so that the fast one inlines.
+func (s *Sector) markOnce(i uint64) {
 	s.markMu.Lock()
 	defer s.markMu.Unlock()
 	if !s.marked[i].Load() {
