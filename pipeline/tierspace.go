@@ -348,11 +348,7 @@ func solveOnePass(ctx context.Context, sp *tierSpace, workers int) (_ []uint16, 
 			if s >= n {
 				return fmt.Errorf("the game's order names slot %d of %d", s, n)
 			}
-			var ex values.MoveSummary
-			for _, code := range w.exCodes[w.cb.Off[p]:w.cb.Off[p+1]] {
-				ex.AddCode(uint32(code))
-			}
-			c := ex.Code()
+			c := values.CodeOfMoves(w.exCodes[w.cb.Off[p]:w.cb.Off[p+1]])
 			if c > 0xFFFF {
 				return fmt.Errorf("slot %d: remoteness beyond 65533", s)
 			}

@@ -73,3 +73,29 @@ func (s MoveSummary) Code() uint32 {
 	o, r := s.Value()
 	return WDLCodes{}.Code(o, r)
 }
+
+// CodeOfMoves is the WDL code of a position whose moves lead to positions with the
+// (opponent's) WDL codes given: a MoveSummary of them all, as its Code, holes left out.
+// It keeps the least loss and the largest win among the codes without branching on them
+// (a one-pass solver's codes come from all over memory and their kinds alternate at
+// random, so a branch on each would be mispredicted often).
+func CodeOfMoves(codes []uint16) uint32 {
+	minLoss, maxWin, draw := uint32(1)<<16, uint32(0), uint32(0)
+	for _, c := range codes {
+		x := uint32(c)
+		small := (x - 2) >> 31 // 1 for a hole (0) or a draw (1)
+		odd := x & 1           // 1 for a win or a draw
+		draw |= small & odd    // a draw
+		minLoss = min(minLoss, x|(odd|small)<<16)
+		maxWin = max(maxWin, x&-(odd&^small))
+	}
+	switch {
+	case minLoss < 1<<16: // the opponent loses in minLoss−2: the mover wins a ply later
+		return minLoss + 1
+	case draw != 0:
+		return WDLDraw
+	case maxWin > 0: // the opponent wins in maxWin−2 at best: the mover loses a ply later
+		return maxWin + 1
+	}
+	return WDLCodes{}.Code(Loss, 0) // no move: lost
+}
