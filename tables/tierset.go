@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
@@ -66,7 +69,8 @@ func (s *Set) openTierSet(m *format.Manifest) error {
 		encoding = values.EncodingWDLOnly
 	}
 	s.tiers = ts
-	for _, x := range m.Members {
+	tiers := make([]games.Tier, len(m.Members))
+	for i, x := range m.Members {
 		t, err := g.ParseTier(x.Name)
 		if err != nil {
 			return fmt.Errorf("tables: %s: %w: %w", s.manifestPath(), err, format.ErrCorrupt)
@@ -76,16 +80,40 @@ func (s *Set) openTierSet(m *format.Manifest) error {
 		}
 		// One tier, one member: another spelling of a tier listed already would count it
 		// twice.
-		if g.TierName(t) != x.Name || ts.byTier[t] != nil {
+		if g.TierName(t) != x.Name || slices.Contains(tiers[:i], t) {
 			return fmt.Errorf("tables: %s: member %q is %s %s, listed already or not by its name: %w",
 				s.manifestPath(), x.Name, g.TierNoun(), g.TierName(t), format.ErrCorrupt)
 		}
-		tab, err := s.openTierMember(g, t, x, encoding)
-		if err != nil {
+		tiers[i] = t
+	}
+	// The members are opened side by side: a whole game's 318 files are a few reads and a
+	// small JSON document each, a third of the time of the first probe when one after
+	// another. The error reported is the first member's in the manifest's order, as it was.
+	tabs := make([]*Table, len(m.Members))
+	errs := make([]error, len(m.Members))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(m.Members)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(m.Members); i = int(next.Add(1) - 1) {
+				tabs[i], errs[i] = s.openTierMember(g, tiers[i], m.Members[i], encoding)
+			}
+		})
+	}
+	wg.Wait()
+	for i, x := range m.Members {
+		if err := errs[i]; err != nil {
+			for _, tab := range tabs {
+				if tab != nil {
+					tab.Close()
+				}
+			}
 			return fmt.Errorf("tables: %s %s: %w", g.TierNoun(), x.Name, err)
 		}
-		s.members = append(s.members, tab)
-		ts.byTier[t] = tab
+	}
+	for i, x := range m.Members {
+		s.members = append(s.members, tabs[i])
+		ts.byTier[tiers[i]] = tabs[i]
 		ts.names = append(ts.names, x.Name)
 	}
 	return nil
