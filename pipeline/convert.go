@@ -129,7 +129,7 @@ func convertTier(ctx context.Context, g games.TieredGame, src, dst string, x for
 			d[i] = values.OutcomeCode(c)
 		}
 	}
-	written, err := format.WriteFile(ctx, out, meta, codes, format.WriteOptions{Workers: opt.Workers, Reproducible: true})
+	written, err := format.WriteFile(ctx, out, meta, codes, tierWriteOptions(meta.Encoding, opt.Workers))
 	if err == nil {
 		err = readErr
 		if err != nil {

@@ -246,6 +246,19 @@ func tierEncoding(kind string) string {
 	return values.EncodingWDL
 }
 
+// tierWriteOptions are the options a tier file of encoding is written with, by a build
+// and by a conversion alike (their files are the same bytes). A win/draw/loss-only file's
+// 2-bit codes take zstd's best level in blocks of 512 Ki codes (128 KiB): 3–5 % smaller
+// than the default on the whole game's largest sectors, for a compression that stays a
+// small part of the build, and a first read of a block that decodes 128 KiB.
+func tierWriteOptions(encoding string, workers int) format.WriteOptions {
+	opt := format.WriteOptions{Workers: workers, Reproducible: true}
+	if encoding == values.EncodingWDLOnly {
+		opt.Level, opt.SlotsPerBlock = 4, 1<<19
+	}
+	return opt
+}
+
 // tierSummary reads a tier file's per-code counts in its encoding.
 func tierSummary(encoding string, bits int, codeCounts []uint64) values.WDLSummary {
 	if encoding == values.EncodingWDLOnly {
@@ -432,7 +445,7 @@ func writeTier(ctx context.Context, g games.TieredGame, dir string, t games.Tier
 	}
 	name := g.TierName(t)
 	path := filepath.Join(dir, tierFile(g, t))
-	written, err := format.WriteFile(ctx, path, meta, src, format.WriteOptions{Workers: workers, Reproducible: true})
+	written, err := format.WriteFile(ctx, path, meta, src, tierWriteOptions(encoding, workers))
 	if err != nil {
 		return TierMember{}, fmt.Errorf("build: %s %s: %w", g.TierNoun(), name, err)
 	}
