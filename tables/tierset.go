@@ -70,6 +70,7 @@ func (s *Set) openTierSet(m *format.Manifest) error {
 	}
 	s.tiers = ts
 	tiers := make([]games.Tier, len(m.Members))
+	seen := make(map[games.Tier]bool, len(m.Members))
 	for i, x := range m.Members {
 		t, err := g.ParseTier(x.Name)
 		if err != nil {
@@ -80,11 +81,11 @@ func (s *Set) openTierSet(m *format.Manifest) error {
 		}
 		// One tier, one member: another spelling of a tier listed already would count it
 		// twice.
-		if g.TierName(t) != x.Name || slices.Contains(tiers[:i], t) {
+		if g.TierName(t) != x.Name || seen[t] {
 			return fmt.Errorf("tables: %s: member %q is %s %s, listed already or not by its name: %w",
 				s.manifestPath(), x.Name, g.TierNoun(), g.TierName(t), format.ErrCorrupt)
 		}
-		tiers[i] = t
+		tiers[i], seen[t] = t, true
 	}
 	// The members are opened side by side: a whole game's 318 files are a few reads and a
 	// small JSON document each, a third of the time of the first probe when one after
