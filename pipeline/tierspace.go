@@ -137,65 +137,50 @@ type tierSpaceWorker struct {
 	// gathered holds one position's exit codes between reading and combining them.
 	gathered []uint16
 	slots    []uint64 // the slots of a one-pass chunk, in the game's order
-	// A one-pass chunk's exit reads (gatherExits): where each child's code lies, then the
-	// codes, one per child of the chunk's positions.
-	from    []uint32   // index into tabs
-	at      []uint64   // the child's slot in tabs[from]
-	tabs    [][]uint16 // the codes of dest[i] for i+1 = tabsOf, then gameOverCodes
-	tabsOf  int
-	exCodes []uint16
-	values  []uint16 // the chunk's positions' codes, in the game's order
+	// A one-pass chunk's exit reads: the codes of the children of the chunk's positions,
+	// one per child, read by gather from the exits of tier gatherOf−1.
+	gather   games.CodeGather
+	gatherOf int
+	exCodes  []uint16
+	values   []uint16 // the chunk's positions' codes, in the game's order
 }
 
-// gameOverCodes is the exit table of a move that ends the game: the mover's opponent has
-// lost at once (WDL code 2, a loss in 0 plies).
-var gameOverCodes = []uint16{2}
-
 // gatherExits reads the codes of children, the moves of a chunk of positions of the
-// unit's tier i, all exits, into w.exCodes (one per child). A one-pass tier's reads all
-// land in arrays of up to gigabytes, at random; read one position at a time, the work
-// between two reads (finding the child's tier, checking it) filled the processor's window
-// of instructions in flight after a few misses. So the chunk's children are located first,
-// and read in a loop of a few instructions a read, where dozens of misses overlap.
+// unit's tier i, all exits, into w.exCodes (one per child), all at once (see
+// games.CodeGather: read one position at a time, the placement phase spent half its time
+// waiting for them).
 func (w *tierSpaceWorker) gatherExits(i int, children []games.TierPosition) error {
 	dest := w.sp.dest[i]
-	if w.tabsOf != i+1 {
-		w.tabs, w.tabsOf = w.tabs[:0], i+1
-		for _, d := range dest {
-			w.tabs = append(w.tabs, d.codes)
+	if w.gatherOf != i+1 {
+		tiers, tabs := make([]games.Tier, len(dest)), make([][]uint16, len(dest))
+		for k, d := range dest {
+			tiers[k], tabs[k] = d.tier, d.codes
+			if !d.exit {
+				tabs[k] = nil // a move into it is refused below
+			}
 		}
-		w.tabs = append(w.tabs, gameOverCodes)
+		w.gather.SetTiers(tiers, tabs)
+		w.gatherOf = i + 1
 	}
-	over := uint32(len(dest))
-	w.from, w.at = w.from[:0], w.at[:0]
-	for _, c := range children {
-		if c.Tier == games.GameOver {
-			w.from, w.at = append(w.from, over), append(w.at, 0)
-			continue
-		}
-		k := 0
-		for k < len(dest) && dest[k].tier != c.Tier {
-			k++
-		}
-		switch {
-		case k == len(dest):
-			return fmt.Errorf("a move of %s %s leads into %s %s, which it does not declare as a child",
-				w.sp.g.TierNoun(), w.sp.g.TierName(w.sp.u.Tiers[i]), w.sp.g.TierNoun(), w.sp.g.TierName(c.Tier))
-		case c.Slot >= dest[k].size:
-			return fmt.Errorf("a move leads to slot %d of %s %s, which has %d", c.Slot, w.sp.g.TierNoun(),
-				w.sp.g.TierName(c.Tier), dest[k].size)
-		case !dest[k].exit:
-			return fmt.Errorf("a move of %s %s stays in the unit, which a one-pass unit must not",
-				w.sp.g.TierNoun(), w.sp.g.TierName(w.sp.u.Tiers[i]))
-		}
-		w.from, w.at = append(w.from, uint32(k)), append(w.at, c.Slot)
+	var bad int
+	if w.exCodes, bad = w.gather.Gather(w.exCodes, children); bad < 0 {
+		return nil
 	}
-	w.exCodes = slices.Grow(w.exCodes[:0], len(children))[:len(children)]
-	codes, tabs, at := w.exCodes, w.tabs, w.at[:len(children)]
-	for j, k := range w.from[:len(children)] {
-		codes[j] = tabs[k][at[j]]
+	c := children[bad]
+	k := 0
+	for k < len(dest) && dest[k].tier != c.Tier {
+		k++
 	}
-	return nil
+	switch {
+	case k == len(dest):
+		return fmt.Errorf("a move of %s %s leads into %s %s, which it does not declare as a child",
+			w.sp.g.TierNoun(), w.sp.g.TierName(w.sp.u.Tiers[i]), w.sp.g.TierNoun(), w.sp.g.TierName(c.Tier))
+	case !dest[k].exit:
+		return fmt.Errorf("a move of %s %s stays in the unit, which a one-pass unit must not",
+			w.sp.g.TierNoun(), w.sp.g.TierName(w.sp.u.Tiers[i]))
+	}
+	return fmt.Errorf("a move leads to slot %d of %s %s, which has %d", c.Slot, w.sp.g.TierNoun(),
+		w.sp.g.TierName(c.Tier), dest[k].size)
 }
 
 // summarise records the children of one position of the unit's tier i: those in the unit

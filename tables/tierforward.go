@@ -178,9 +178,10 @@ type forwardState struct {
 	tw       games.TierWorker
 	ow       games.OrderedTierWorker // tw, when it has an order of its own
 	cb       games.ChildBatch
+	gather   games.CodeGather
 	slots    []uint64
 	own      []uint16 // the codes of the positions at slots
-	gathered []uint16
+	gathered []uint16 // the codes of their children, one per child
 }
 
 // checkForward recomputes every value of tier t from its children's codes; loaded holds
@@ -192,9 +193,14 @@ func (s *Set) checkForward(ctx context.Context, t games.Tier, loaded []tierCodes
 	n := tab.meta.Slots
 	first := newFirstFailure(n)
 	var checked atomic.Uint64
+	tiers, tabs := make([]games.Tier, len(loaded)), make([][]uint16, len(loaded))
+	for k, l := range loaded {
+		tiers[k], tabs[k] = l.tier, l.codes
+	}
 	newState := func() *forwardState {
 		st := &forwardState{tw: g.NewTierWorker()}
 		st.ow, _ = st.tw.(games.OrderedTierWorker)
+		st.gather.SetTiers(tiers, tabs)
 		return st
 	}
 	err := parallel.ForEach(ctx, max(opt.Workers, 1), n, 1<<12, newState, func(st *forwardState, lo, hi uint64) error {
@@ -225,11 +231,40 @@ func (s *Set) checkForward(ctx context.Context, t games.Tier, loaded []tierCodes
 			}
 			st.own = append(st.own, own[slot])
 		}
+		// The children's codes, all read at once (games.CodeGather), then combined by the
+		// one rule as the one-pass solver combines them (values.CodeOfMoves). A position
+		// that does not check out, or a chunk with a child that cannot be read, is checked
+		// again by checkPosition, move by move, to say what is wrong.
 		failSlot, failMsg := n, ""
-		for p, slot := range st.slots {
-			msg := s.checkPosition(st, t, loaded, st.cb.Pos[st.cb.Off[p]:st.cb.Off[p+1]], st.own[p], tab)
-			if msg != "" && slot < failSlot {
+		fail := func(slot uint64, msg string) {
+			if slot < failSlot {
 				failSlot, failMsg = slot, msg
+			}
+		}
+		var bad int
+		st.gathered, bad = st.gather.Gather(st.gathered, st.cb.Pos)
+		least := uint16(0xFFFF)
+		for _, c := range st.gathered {
+			least = min(least, c)
+		}
+		holes := least == values.WDLHole
+		for p, slot := range st.slots {
+			children := st.cb.Pos[st.cb.Off[p]:st.cb.Off[p+1]]
+			if bad < 0 && !holes {
+				want := values.CodeOfMoves(st.gathered[st.cb.Off[p]:st.cb.Off[p+1]])
+				if tab.outcomeOnly {
+					want = values.OutcomeCode(want)
+				}
+				if uint32(st.own[p]) == want {
+					continue
+				}
+			}
+			msg := s.checkPosition(t, loaded, children, st.own[p], tab)
+			if msg == "" && (bad < 0 && !holes) {
+				msg = "its moves' values combine to two different values (a fault of tablesmith)"
+			}
+			if msg != "" {
+				fail(slot, msg)
 				if st.ow == nil {
 					break // ascending slots: the chunk's first failure
 				}
@@ -250,40 +285,28 @@ func (s *Set) checkForward(ctx context.Context, t games.Tier, loaded []tierCodes
 }
 
 // checkPosition checks one position of tier t whose moves lead to children and whose
-// stored code is got; it returns what is wrong, or "".
-func (s *Set) checkPosition(st *forwardState, t games.Tier, loaded []tierCodes, children []games.TierPosition, got uint16, tab *Table) string {
+// stored code is got, move by move; it returns what is wrong, or "".
+func (s *Set) checkPosition(t games.Tier, loaded []tierCodes, children []games.TierPosition, got uint16, tab *Table) string {
 	g := s.tiers.g
-	// First read every child's code, then combine them: the reads fall at random across
-	// tiers of up to gigabytes, and in a loop where nothing depends on what they read,
-	// their cache misses overlap; combined as they came, each would wait for the one
-	// before (a branch on the code, mispredicted, drops the reads begun after it).
-	gathered := st.gathered[:0]
-	for _, c := range children {
-		if c.Tier == games.GameOver {
-			gathered = append(gathered, gameOverCode)
-			continue
-		}
-		k := 0
-		for k < len(loaded) && loaded[k].tier != c.Tier {
-			k++
-		}
-		if k == len(loaded) {
-			st.gathered = gathered
-			return fmt.Sprintf("a move leads into %s %s, which the game does not list among the %ss %s %s leads into",
-				g.TierNoun(), g.TierName(c.Tier), g.TierNoun(), g.TierNoun(), g.TierName(t))
-		}
-		cc := loaded[k].codes
-		if c.Slot >= uint64(len(cc)) {
-			st.gathered = gathered
-			return fmt.Sprintf("a move leads to slot %d of %s %s, which has %d", c.Slot, g.TierNoun(), g.TierName(c.Tier), len(cc))
-		}
-		gathered = append(gathered, cc[c.Slot])
-	}
-	st.gathered = gathered
 	var sum values.MoveSummary
-	for i, code := range gathered {
+	for _, c := range children {
+		code := gameOverCode
+		if c.Tier != games.GameOver {
+			k := 0
+			for k < len(loaded) && loaded[k].tier != c.Tier {
+				k++
+			}
+			if k == len(loaded) {
+				return fmt.Sprintf("a move leads into %s %s, which the game does not list among the %ss %s %s leads into",
+					g.TierNoun(), g.TierName(c.Tier), g.TierNoun(), g.TierNoun(), g.TierName(t))
+			}
+			cc := loaded[k].codes
+			if c.Slot >= uint64(len(cc)) {
+				return fmt.Sprintf("a move leads to slot %d of %s %s, which has %d", c.Slot, g.TierNoun(), g.TierName(c.Tier), len(cc))
+			}
+			code = cc[c.Slot]
+		}
 		if !sum.AddCode(uint32(code)) {
-			c := children[i]
 			return fmt.Sprintf("a move leads to slot %d of %s %s, which holds the hole marker", c.Slot, g.TierNoun(), g.TierName(c.Tier))
 		}
 	}

@@ -223,7 +223,7 @@ func parseBuildFlags(fs *flag.FlagSet, args []string, out *string, what string, 
 // names (if any) and returns the func that stops it and closes the file, reporting a
 // profile that did not reach the disk whole.
 func cpuProfileFlag(fs *flag.FlagSet) func() (stop profileStop, err error) {
-	path := fs.String("cpuprofile", "", "write a CPU profile of the build to this file (for go tool pprof)")
+	path := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (for go tool pprof)")
 	return func() (profileStop, error) {
 		if *path == "" {
 			return func() error { return nil }, nil

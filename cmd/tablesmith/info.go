@@ -137,14 +137,15 @@ func printTableInfo(w io.Writer, file string, info tables.Info) {
 	}
 }
 
-const verifyArgs = "[--json] [--checksums-only] [--workers N] [--tier NAME] FILE|DIR"
+const verifyArgs = "[--json] [--checksums-only] [--workers N] [--tier NAME] [--cpuprofile FILE] FILE|DIR"
 
-func runVerify(e *env, args []string) error {
+func runVerify(e *env, args []string) (err error) {
 	fs := newFlags(e, "verify", verifyArgs)
 	asJSON := fs.Bool("json", false, "print the result as JSON, one object per file")
 	sumsOnly := fs.Bool("checksums-only", false, "check only the checksums and counts, not the values themselves (fast)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers")
 	tier := fs.String("tier", "", "check only this tier of a two-player game's set DIR (its file, and its values against the tiers its moves lead to; Mühle: a sector W-B)")
+	profile := cpuProfileFlag(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -158,6 +159,11 @@ func runVerify(e *env, args []string) error {
 	if *tier != "" && !tables.IsSet(pos[0]) {
 		return fmt.Errorf("%w: --tier takes a two-player game's set directory, not %s", errUsage, pos[0])
 	}
+	stopProfile, err := profile()
+	if err != nil {
+		return err
+	}
+	defer stopProfile.into(&err)
 	ctx, stop := signalContext()
 	defer stop()
 	bar := newStatus(e, 0)

@@ -198,15 +198,21 @@ func TestStdoutWriteErrors(t *testing.T) {
 	}
 }
 
-// TestCPUProfileWriteError: a profile that cannot be written fails the build, naming it.
+// TestCPUProfileWriteError: a profile that cannot be written fails the build or the
+// check, naming it.
 // Not parallel: a process has one CPU profile at a time.
 func TestCPUProfileWriteError(t *testing.T) {
 	if _, err := os.Stat("/dev/full"); err != nil {
 		t.Skip("no /dev/full on this system")
 	}
-	code, _, stderr := runCmd(t, "", "build", "eight", "--cpuprofile", "/dev/full", "-o", filepath.Join(t.TempDir(), "x.tsm"))
-	if code != exitFail || !strings.Contains(stderr, "--cpuprofile /dev/full") || !strings.Contains(stderr, "no space left") {
-		t.Fatalf("exit %d, stderr %q", code, stderr)
+	for _, args := range [][]string{
+		{"build", "eight", "--cpuprofile", "/dev/full", "-o", filepath.Join(t.TempDir(), "x.tsm")},
+		{"verify", "--cpuprofile", "/dev/full", eightTable(t)},
+	} {
+		code, _, stderr := runCmd(t, "", args...)
+		if code != exitFail || !strings.Contains(stderr, "--cpuprofile /dev/full") || !strings.Contains(stderr, "no space left") {
+			t.Fatalf("%s: exit %d, stderr %q", args[0], code, stderr)
+		}
 	}
 }
 

@@ -1,0 +1,61 @@
+package games
+
+import (
+	"slices"
+
+	"github.com/tablesmith/tablesmith/values"
+)
+
+// CodeGather reads the stored WDL codes of many children at once, from the code arrays of
+// the tiers they lie in: what a one-pass solver and the forward check of `verify` do for
+// every position. Those arrays are up to gigabytes and the reads land at random, so nearly
+// every read misses the cache. Read one child at a time, the work between two reads
+// (finding the child's tier, checking its slot, combining the code read) fills the
+// processor's window of instructions in flight after a few misses; so the children of a
+// whole chunk of positions are located first, then read in a loop of a few instructions
+// a read, where dozens of misses overlap. The zero value reads no tier until SetTiers.
+type CodeGather struct {
+	tiers []Tier
+	tabs  [][]uint16 // tabs[k]: the codes of tiers[k]; the last one is gameOverCodes
+	from  []uint32   // a located child's index into tabs
+	at    []uint64   // its slot in tabs[from]
+}
+
+// gameOverCodes is the table of a move that ends the game: the opponent has lost at once
+// (a loss in 0 plies).
+var gameOverCodes = []uint16{uint16(values.WDLCodes{}.Code(values.Loss, 0))}
+
+// SetTiers makes g read the codes of tiers[k] from tabs[k] (len(tabs) == len(tiers)).
+func (g *CodeGather) SetTiers(tiers []Tier, tabs [][]uint16) {
+	g.tiers = append(g.tiers[:0], tiers...)
+	g.tabs = append(append(g.tabs[:0], tabs...), gameOverCodes)
+}
+
+// Gather sets dst to the code of each child, one per child, and returns it with −1; a
+// move that ends the game reads as a loss in 0 for the opponent. If a child lies in no
+// tier of SetTiers, or past the end of its tier's codes, it returns the index of the
+// first such child instead, and dst is not filled.
+func (g *CodeGather) Gather(dst []uint16, children []TierPosition) ([]uint16, int) {
+	over := uint32(len(g.tiers))
+	g.from, g.at = g.from[:0], g.at[:0]
+	for j, c := range children {
+		k := uint32(0)
+		if c.Tier == GameOver {
+			k, c.Slot = over, 0
+		} else {
+			for k < over && g.tiers[k] != c.Tier {
+				k++
+			}
+			if k == over || c.Slot >= uint64(len(g.tabs[k])) {
+				return dst[:0], j
+			}
+		}
+		g.from, g.at = append(g.from, k), append(g.at, c.Slot)
+	}
+	dst = slices.Grow(dst[:0], len(children))[:len(children)]
+	tabs, at := g.tabs, g.at[:len(children)]
+	for j, k := range g.from[:len(children)] {
+		dst[j] = tabs[k][at[j]]
+	}
+	return dst, -1
+}
