@@ -314,3 +314,11 @@ func TestTierSetRulesBeforePlacement(t *testing.T) {
 		t.Fatalf("building onto it: %v", err)
 	}
 }
+
+// TestMillWorkerCountsOnce: Mühle's worker has the fast path Expand asks for (a onceWorker);
+// without it the moving phase would still be solved right, but ranking every child.
+func TestMillWorkerCountsOnce(t *testing.T) {
+	if _, ok := millGame.NewTierWorker().(onceWorker); !ok {
+		t.Fatalf("%T is no onceWorker", millGame.NewTierWorker())
+	}
+}

@@ -86,13 +86,15 @@ func newTierSpace(g games.TieredGame, u TierUnit, ex *tierExits) *tierSpace {
 	return sp
 }
 
-// A onceWorker is a TierWorker that can list a position's children in one tier apart,
-// once each (games/mill's): ChildrenOnce is Children, except that the children of the
-// i-th position in tier once go to in.Slots[in.Off[i]:in.Off[i+1]], once per slot and in
-// any order, rather than to b once per move. When a tier has one child tier in the unit,
-// Expand asks for its children so: they need no sorting, and no lookup of their tier.
+// A onceWorker is a TierWorker that can count a position's children in one tier apart
+// (games/mill's): ChildrenOnce is Children, except that the children of each position in
+// tier once are only counted, once each, the counts appended to counts, rather than
+// listed in b once per move. When a tier has one child tier in the unit, Expand asks for
+// its children so: the retrograde engine needs only their number, which the game often
+// knows without ranking them (Mühle: distinct moves give distinct children when their
+// class has no symmetry), and they need no sorting.
 type onceWorker interface {
-	ChildrenOnce(t games.Tier, lo, hi uint64, once games.Tier, b *games.ChildBatch, in *games.ParentBatch)
+	ChildrenOnce(t games.Tier, lo, hi uint64, once games.Tier, b *games.ChildBatch, counts []uint32) []uint32
 }
 
 // fail records a move the game's tier graph does not allow; the build reports the first.
@@ -128,12 +130,12 @@ func (sp *tierSpace) tierAt(s uint64) int {
 
 // tierSpaceWorker is one goroutine's view of a tierSpace.
 type tierSpaceWorker struct {
-	sp    *tierSpace
-	tw    games.TierWorker
-	cb    games.ChildBatch
-	pb    []games.ParentBatch
-	in    games.ParentBatch // the children in the unit, from a onceWorker
-	local []uint64
+	sp     *tierSpace
+	tw     games.TierWorker
+	cb     games.ChildBatch
+	pb     []games.ParentBatch
+	counts []uint32 // the children in the unit, counted by a onceWorker
+	local  []uint64
 	// gathered holds one position's exit codes between reading and combining them.
 	gathered []uint16
 	slots    []uint64 // the slots of a one-pass chunk, in the game's order
@@ -183,13 +185,13 @@ func (w *tierSpaceWorker) gatherExits(i int, children []games.TierPosition) erro
 		w.sp.g.TierName(c.Tier), dest[k].size)
 }
 
-// summarise records the children of one position of the unit's tier i: those in the unit
-// go to succ (each once, as slots of the unit), the others into the exits' summary. A move
-// into a tier that tier i does not declare, or past the end of a tier, is a fault of the
-// game: it is recorded (the build fails with it) and the move left out.
-func (w *tierSpaceWorker) summarise(i int, children []games.TierPosition, succ []uint64) ([]uint64, values.MoveSummary) {
+// summarise counts the children of one position of the unit's tier i that stay in the
+// unit, each slot once, and summarises the others (the exits). A move into a tier that
+// tier i does not declare, or past the end of a tier, is a fault of the game: it is
+// recorded (the build fails with it) and the move left out.
+func (w *tierSpaceWorker) summarise(i int, children []games.TierPosition) (uint32, values.MoveSummary) {
 	var ex values.MoveSummary
-	start := len(succ)
+	succ := w.local[:0]
 	for _, c := range children {
 		if c.Tier == games.GameOver {
 			ex.Add(values.Loss, 0)
@@ -226,9 +228,9 @@ func (w *tierSpaceWorker) summarise(i int, children []games.TierPosition, succ [
 		ex.AddCode(uint32(code))
 	}
 	w.gathered = w.gathered[:0]
-	run := succ[start:]
-	slices.Sort(run)
-	return succ[:start+len(slices.Compact(run))], ex
+	slices.Sort(succ)
+	w.local = succ
+	return uint32(len(slices.Compact(succ))), ex
 }
 
 func (w *tierSpaceWorker) Expand(lo, hi uint64, b *retro.Batch) {
@@ -240,30 +242,24 @@ func (w *tierSpaceWorker) Expand(lo, hi uint64, b *retro.Batch) {
 		ow, ok := w.tw.(onceWorker)
 		if k := w.sp.once[i]; ok && k >= 0 {
 			d := &w.sp.dest[i][k]
-			ow.ChildrenOnce(t, lo-w.sp.off[i], end-w.sp.off[i], d.tier, &w.cb, &w.in)
+			w.counts = ow.ChildrenOnce(t, lo-w.sp.off[i], end-w.sp.off[i], d.tier, &w.cb, w.counts[:0])
+			if len(w.counts) != int(end-lo) {
+				w.sp.fail(fmt.Errorf("the game counted the children of %d positions for %d", len(w.counts), end-lo))
+				w.counts = slices.Grow(w.counts, int(end-lo))[:end-lo]
+			}
 			for p := range int(end - lo) {
-				for _, s := range w.in.Slots[w.in.Off[p]:w.in.Off[p+1]] {
-					if s >= d.size {
-						w.sp.fail(fmt.Errorf("a move leads to slot %d of %s %s, which has %d", s, w.sp.g.TierNoun(),
-							w.sp.g.TierName(d.tier), d.size))
-						continue
-					}
-					b.Succ = append(b.Succ, d.off+s)
-				}
-				var ex values.MoveSummary
-				b.Succ, ex = w.summarise(i, w.cb.Pos[w.cb.Off[p]:w.cb.Off[p+1]], b.Succ)
+				n, ex := w.summarise(i, w.cb.Pos[w.cb.Off[p]:w.cb.Off[p+1]])
+				b.Count = append(b.Count, w.counts[p]+n)
 				b.Exits = append(b.Exits, ex)
-				b.Close()
 			}
 			lo = end
 			continue
 		}
 		w.tw.Children(t, lo-w.sp.off[i], end-w.sp.off[i], &w.cb)
 		for p := range int(end - lo) {
-			var ex values.MoveSummary
-			b.Succ, ex = w.summarise(i, w.cb.Pos[w.cb.Off[p]:w.cb.Off[p+1]], b.Succ)
+			n, ex := w.summarise(i, w.cb.Pos[w.cb.Off[p]:w.cb.Off[p+1]])
+			b.Count = append(b.Count, n)
 			b.Exits = append(b.Exits, ex)
-			b.Close()
 		}
 		lo = end
 	}

@@ -17,11 +17,12 @@ type Space interface {
 // Worker generates the moves of a batch of positions; one goroutine uses it. The engine
 // calls it once per batch, never once per position.
 type Worker interface {
-	// Expand fills b for the slots lo..hi-1: for the i-th, b.Succ[b.Off[i]:b.Off[i+1]]
-	// are the distinct slots of the unit its moves lead to, and b.Exits[i] summarises
-	// its moves that leave the unit (values of solved positions, or the end of the
-	// game). A position with no successor in the unit and b.Exits[i].Moves == 0 has no
-	// move: it is lost at 0.
+	// Expand fills b for the slots lo..hi-1: for the i-th, b.Count[i] is the number of
+	// distinct slots of the unit its moves lead to (the engine needs no more of them: it
+	// counts them down as they are decided, and the slots themselves come from Preds),
+	// and b.Exits[i] summarises its moves that leave the unit (values of solved
+	// positions, or the end of the game). A position with no successor in the unit and
+	// b.Exits[i].Moves == 0 has no move: it is lost at 0. b.Off and b.Succ are not used.
 	Expand(lo, hi uint64, b *Batch)
 	// Preds fills b for slots: b.Succ[b.Off[i]:b.Off[i+1]] are the distinct slots of
 	// the unit that move to slots[i]. b.Exits is not used.
@@ -31,8 +32,9 @@ type Worker interface {
 // Batch is a worker's answer for a batch of positions, reused from call to call: Reset it
 // and append.
 type Batch struct {
-	Off   []int    // len(positions)+1 offsets into Succ
-	Succ  []uint64 // the slots, position after position
+	Off   []int    // Preds: len(positions)+1 offsets into Succ
+	Succ  []uint64 // Preds: the slots, position after position
+	Count []uint32 // Expand: the distinct successors in the unit, one per position
 	Exits []values.MoveSummary
 }
 
@@ -40,6 +42,7 @@ type Batch struct {
 func (b *Batch) Reset() {
 	b.Off = append(b.Off[:0], 0)
 	b.Succ = b.Succ[:0]
+	b.Count = b.Count[:0]
 	b.Exits = b.Exits[:0]
 }
 

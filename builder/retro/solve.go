@@ -162,7 +162,7 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		b := &wk.b
 		b.Reset()
 		wk.w.Expand(lo, hi, b)
-		if err := checkBatch(b, hi-lo); err != nil {
+		if err := checkExpand(b, hi-lo); err != nil {
 			return fmt.Errorf("retro: Expand(%d, %d): %w", lo, hi, err)
 		}
 		top := int64(-1)
@@ -170,7 +170,7 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		first := uint32(noDepth) // the least depth due in the block of s so far
 		for i := range hi - lo {
 			s := lo + i
-			succ := b.Off[i+1] - b.Off[i]
+			succ := b.Count[i]
 			ex := b.Exits[i]
 			if succ > MaxSuccessors {
 				return fmt.Errorf("retro: slot %d has %d successor classes in the unit (at most %d)", s, succ, MaxSuccessors)
@@ -334,6 +334,14 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 	res.Elapsed = time.Since(start)
 	res.DepthsTime = res.Elapsed - initTime
 	return res, nil
+}
+
+// checkExpand checks that a worker's Expand answered for k positions.
+func checkExpand(b *Batch, k uint64) error {
+	if uint64(len(b.Count)) != k || uint64(len(b.Exits)) != k {
+		return fmt.Errorf("a batch of %d counts and %d exits for %d positions", len(b.Count), len(b.Exits), k)
+	}
+	return nil
 }
 
 // checkBatch checks that a worker's answer has the shape of one for k positions, so that

@@ -159,7 +159,7 @@ func (s badSpace) NewWorker() Worker { return badWorker{toyWorker{s.toy}, s.shor
 func (w badWorker) Expand(lo, hi uint64, b *Batch) {
 	w.toyWorker.Expand(lo, hi, b)
 	if w.shortExpand {
-		b.Off = b.Off[:len(b.Off)-1]
+		b.Count = b.Count[:len(b.Count)-1]
 	}
 }
 

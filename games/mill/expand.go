@@ -72,22 +72,19 @@ func (f *childFrame) slot(img, packed uint32) uint64 {
 }
 
 // movingChildren fills b as Children does for slots lo..hi−1 of moving-phase sector
-// (w, bb). With in, the children in sector (bb, w) (the moves without capture) go to in
-// instead, once per slot, in no particular order (see ChildrenOnce).
-func (tw *tierWorker) movingChildren(w, bb int, lo, hi uint64, b *games.ChildBatch, in *games.ParentBatch) {
+// (w, bb). With counts, the children in sector (bb, w) (the moves without capture) are
+// only counted, once per slot, one count per position appended to *counts (see
+// ChildrenOnce).
+func (tw *tierWorker) movingChildren(w, bb int, lo, hi uint64, b *games.ChildBatch, counts *[]uint32) {
 	var local *[]uint64
-	if in != nil {
+	if counts != nil {
 		local = &tw.local
 	}
 	for own, opp := range tw.sector(w, bb).positions(lo, hi) {
 		tw.local = tw.local[:0]
-		trivial := tw.positionChildren(own, opp, w, bb, 0, 0, b, local)
-		if in != nil {
-			if !trivial {
-				tw.local = tw.distinct(tw.local)
-			}
-			in.Slots = append(in.Slots, tw.local...)
-			in.Close()
+		n := tw.positionChildren(own, opp, w, bb, 0, 0, b, local)
+		if counts != nil {
+			*counts = append(*counts, uint32(n+len(tw.distinct(tw.local))))
 		}
 		b.Close()
 	}

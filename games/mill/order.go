@@ -39,16 +39,17 @@ func (tw *tierWorker) ChildrenInOrder(t games.Tier, lo, hi uint64, slots []uint6
 // (w, bb, wh, bh), one per move, as appendChildren does, faster (see expand.go): the
 // children without capture share their own stones (opp), so their own class and the
 // symmetry to its canonical mask are looked up once, and each child's rank follows from
-// the image of the mover's stones by one stone moved or placed. With in, the slots of the
-// children without capture go to *in instead of b (see ChildrenOnce). It reports whether
-// their own class has a trivial stabiliser: then distinct moves without capture give
-// distinct children.
-func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *games.ChildBatch, in *[]uint64) (trivial bool) {
+// the image of the mover's stones by one stone moved or placed. With in, the children
+// without capture go to no batch but are counted (see ChildrenOnce): where their own
+// class has a trivial stabiliser, distinct moves give distinct children, so they are
+// counted without being ranked, and counted returns their number; else their slots go to
+// *in, to be told apart by the caller, and counted is 0.
+func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *games.ChildBatch, in *[]uint64) (counted int) {
 	// After the move the opponent is to move, holding bh; the mover holds wh−1.
 	nh, oh := bh, max(wh-1, 0)
 	if bb+nh < MinStones && in == nil { // never in a sector of the game: the opponent has lost already
 		tw.appendChildren(own, opp, wh, bh, b)
-		return false
+		return 0
 	}
 	csec := tw.sector(bb, w+min(wh, 1))
 	ctier := tierOf(bb, w+min(wh, 1), nh, oh)
@@ -58,10 +59,13 @@ func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *ga
 	}
 	fr := newChildFrame(csec, own, opp)
 	child := func(img, packed uint32) {
-		if slot := fr.slot(img, packed); in != nil {
-			*in = append(*in, slot)
-		} else {
-			b.Pos = append(b.Pos, games.TierPosition{Tier: ctier, Slot: slot})
+		switch {
+		case in == nil:
+			b.Pos = append(b.Pos, games.TierPosition{Tier: ctier, Slot: fr.slot(img, packed)})
+		case fr.trivial:
+			counted++
+		default:
+			*in = append(*in, fr.slot(img, packed))
 		}
 	}
 	captures := func(stones uint32) {
@@ -86,7 +90,7 @@ func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *ga
 			gt, nt := fr.image(t)
 			child(fr.img|gt, fr.packed|nt)
 		}
-		return fr.trivial
+		return counted
 	}
 	for fs := own; fs != 0; fs &= fs - 1 {
 		f := bits.TrailingZeros32(fs)
@@ -104,7 +108,7 @@ func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *ga
 			child(imgf|gt, packedf|nt)
 		}
 	}
-	return fr.trivial
+	return counted
 }
 
 // appendChildren appends to b the children of the position (own, opp) with wh stones in

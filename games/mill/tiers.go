@@ -300,45 +300,45 @@ func (tw *tierWorker) Children(t games.Tier, lo, hi uint64, b *games.ChildBatch)
 	tw.children(t, lo, hi, b)
 }
 
-// ChildrenOnce is Children, except that the children of each position in tier once go
-// to in (in.Slots[in.Off[i]:in.Off[i+1]] for the i-th), once per slot and in no
-// particular order, rather than to b once per move: the retrograde solver counts a
-// position's distinct successors in its own unit (pipeline's onceWorker).
-func (tw *tierWorker) ChildrenOnce(t games.Tier, lo, hi uint64, once games.Tier, b *games.ChildBatch, in *games.ParentBatch) {
+// ChildrenOnce is Children, except that the children of each position in tier once are
+// only counted, once per slot, one count per position appended to counts, rather than
+// listed in b once per move: the retrograde solver needs no more than the number of a
+// position's distinct successors in its own unit (pipeline's onceWorker). In the moving
+// phase most of them are counted without being ranked at all (see positionChildren).
+func (tw *tierWorker) ChildrenOnce(t games.Tier, lo, hi uint64, once games.Tier, b *games.ChildBatch, counts []uint32) []uint32 {
 	b.Reset()
-	in.Reset()
 	w, bb, wh, bh, ok := tierStones(t)
 	if ok && wh == 0 && bh == 0 && once == sectorTier(bb, w) {
-		tw.movingChildren(w, bb, lo, hi, b, in)
-		return
+		tw.movingChildren(w, bb, lo, hi, b, &counts)
+		return counts
 	}
 	if !ok {
 		for range hi - lo {
 			b.Close()
-			in.Close()
+			counts = append(counts, 0)
 		}
-		return
+		return counts
 	}
 	tw.children(t, lo, hi, b)
-	// Move each position's children in tier once to in, once each.
+	// Count each position's children in tier once, once each, and take them out of b.
 	end := 0
 	for i := range len(b.Off) - 1 {
-		start := len(in.Slots)
 		from, to := b.Off[i], b.Off[i+1]
 		b.Off[i] = end
+		tw.local = tw.local[:0]
 		for _, c := range b.Pos[from:to] {
 			if c.Tier == once {
-				in.Slots = append(in.Slots, c.Slot)
+				tw.local = append(tw.local, c.Slot)
 			} else {
 				b.Pos[end] = c
 				end++
 			}
 		}
-		in.Slots = in.Slots[:start+len(tw.distinct(in.Slots[start:]))]
-		in.Close()
+		counts = append(counts, uint32(len(tw.distinct(tw.local))))
 	}
 	b.Off[len(b.Off)-1] = end
 	b.Pos = b.Pos[:end]
+	return counts
 }
 
 // children is Children by Unrank, Successors or Placements and Rank, slot by slot: the
