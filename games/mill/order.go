@@ -58,14 +58,13 @@ func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *ga
 		xtier, xsec = tierOf(bb-1, w+min(wh, 1), nh, oh), tw.sector(bb-1, w+min(wh, 1))
 	}
 	fr := newChildFrame(csec, own, opp)
+	// Counted, the children without capture need neither an image nor a rank.
+	countOnly := in != nil && fr.trivial
 	child := func(img, packed uint32) {
-		switch {
-		case in == nil:
-			b.Pos = append(b.Pos, games.TierPosition{Tier: ctier, Slot: fr.slot(img, packed)})
-		case fr.trivial:
-			counted++
-		default:
-			*in = append(*in, fr.slot(img, packed))
+		if slot := fr.slot(img, packed); in != nil {
+			*in = append(*in, slot)
+		} else {
+			b.Pos = append(b.Pos, games.TierPosition{Tier: ctier, Slot: slot})
 		}
 	}
 	captures := func(stones uint32) {
@@ -87,6 +86,10 @@ func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *ga
 				captures(placed)
 				continue
 			}
+			if countOnly {
+				counted++
+				continue
+			}
 			gt, nt := fr.image(t)
 			child(fr.img|gt, fr.packed|nt)
 		}
@@ -102,6 +105,10 @@ func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *ga
 			moved := rest | 1<<t
 			if InMill(moved, Point(t)) {
 				captures(moved)
+				continue
+			}
+			if countOnly {
+				counted++
 				continue
 			}
 			gt, nt := fr.image(t)
