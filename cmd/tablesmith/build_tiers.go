@@ -16,7 +16,7 @@ import (
 
 // buildTiersArgs is the usage of `build GAME` for a tiered two-player game.
 func buildTiersArgs(g games.TieredGame) string {
-	return fmt.Sprintf("%s [--tier NAME | selection flags; none: the whole game] [--values full|wdl] [--jobs K] [--workers N] [--json] -o DIR", g.Name())
+	return fmt.Sprintf("%s [--tier NAME | selection flags; none: the whole game] [--values full|wdl] [--jobs K] [--workers N] [--json] [--cpuprofile FILE] -o DIR", g.Name())
 }
 
 // valuesFlag declares --values, what a tiered game's set stores; the returned func checks
@@ -72,7 +72,7 @@ var unitFlags = []string{"jobs", "workers", "o", "json", "cpuprofile", "values"}
 // runBuildTiers implements `tablesmith build GAME` for a tiered two-player game: the set
 // of its tiers by retrograde analysis, one unit (tiers that reach each other) at a time,
 // or up to --jobs at once, skipping units already complete.
-func runBuildTiers(e *env, g games.TieredGame, args []string) error {
+func runBuildTiers(e *env, g games.TieredGame, args []string) (err error) {
 	fs := newFlags(e, "build "+g.Name(), buildTiersArgs(g)[len(g.Name())+1:])
 	plan := tierPlanFlags(fs, g, true)
 	jobs := fs.Int("jobs", 1, "build up to K units at a time, as their dependencies and the memory available allow")
@@ -80,6 +80,7 @@ func runBuildTiers(e *env, g games.TieredGame, args []string) error {
 	out := fs.String("o", "", "the set's directory (required)")
 	asJSON := fs.Bool("json", false, fmt.Sprintf("print one JSON object per %s", g.TierNoun()))
 	valueKind := valuesFlag(fs)
+	profile := cpuProfileFlag(fs)
 	if err := parseBuildFlags(fs, args, out, "DIR", workers); err != nil {
 		return err
 	}
@@ -91,6 +92,11 @@ func runBuildTiers(e *env, g games.TieredGame, args []string) error {
 	if err != nil {
 		return err
 	}
+	stopProfile, err := profile()
+	if err != nil {
+		return err
+	}
+	defer stopProfile.into(&err)
 	ctx, stop := signalContext()
 	defer stop()
 	bar := newStatus(e, 0)

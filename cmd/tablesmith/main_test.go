@@ -208,6 +208,7 @@ func TestCPUProfileWriteError(t *testing.T) {
 	for _, args := range [][]string{
 		{"build", "eight", "--cpuprofile", "/dev/full", "-o", filepath.Join(t.TempDir(), "x.tsm")},
 		{"verify", "--cpuprofile", "/dev/full", eightTable(t)},
+		{"build", "mill", "--tier", "3-3", "--workers", "1", "--cpuprofile", "/dev/full", "-o", t.TempDir()},
 	} {
 		code, _, stderr := runCmd(t, "", args...)
 		if code != exitFail || !strings.Contains(stderr, "--cpuprofile /dev/full") || !strings.Contains(stderr, "no space left") {
