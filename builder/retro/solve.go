@@ -103,6 +103,9 @@ type worker struct {
 	w     Worker
 	b     Batch
 	front []uint64 // the positions of a chunk decided at the current depth
+	// touched sums the states loaded ahead of their updates (see the depth passes), so
+	// that no compiler takes the loads for dead.
+	touched uint64
 }
 
 // Solve solves the unit sp: every position's value, by retrograde analysis from the
@@ -283,11 +286,19 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 				if err := checkBatch(b, uint64(len(front))); err != nil {
 					return fmt.Errorf("retro: Preds of %d slots from %d: %w", len(front), front[0], err)
 				}
+				// The updates below fall at random over the unit's states, gigabytes: nearly
+				// every one misses the cache, and each is an atomic read-modify-write, which
+				// waits for the one before. Plain loads first, in a loop where nothing
+				// depends on what they read, bring the states' lines in with their misses
+				// overlapping (pair 7-5, one worker: 131.9 → 128.2 s of CPU).
+				var touch uint64
 				for _, q := range b.Succ {
 					if q >= n {
 						return fmt.Errorf("retro: Preds of %d slots from %d: slot %d out of range [0, %d)", len(front), front[0], q, n)
 					}
+					touch += atomic.LoadUint64(&st[q])
 				}
+				wk.touched += touch
 				if d%2 == 0 { // losses: every predecessor wins at d+1
 					for _, q := range b.Succ {
 						if setDepth(&st[q], here+1) {
