@@ -1,6 +1,7 @@
 package games
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/tablesmith/tablesmith/values"
@@ -13,7 +14,7 @@ import (
 // (finding the child's tier, checking its slot, combining the code read) fills the
 // processor's window of instructions in flight after a few misses; so the children of a
 // whole chunk of positions are located first, then read in a loop of a few instructions
-// a read, where dozens of misses overlap. The zero value reads no tier until SetTiers.
+// a read, where dozens of misses overlap. Call SetTiers before Gather.
 type CodeGather struct {
 	tiers []Tier
 	tabs  [][]uint16 // tabs[k]: the codes of tiers[k]; the last one is gameOverCodes
@@ -25,8 +26,12 @@ type CodeGather struct {
 // (a loss in 0 plies).
 var gameOverCodes = []uint16{uint16(values.WDLCodes{}.Code(values.Loss, 0))}
 
-// SetTiers makes g read the codes of tiers[k] from tabs[k] (len(tabs) == len(tiers)).
+// SetTiers makes g read the codes of tiers[k] from tabs[k]; it panics unless there are
+// as many tables as tiers (a game-over child would read another tier's codes).
 func (g *CodeGather) SetTiers(tiers []Tier, tabs [][]uint16) {
+	if len(tabs) != len(tiers) {
+		panic(fmt.Sprintf("games: CodeGather.SetTiers: %d tables for %d tiers", len(tabs), len(tiers)))
+	}
 	g.tiers = append(g.tiers[:0], tiers...)
 	g.tabs = append(append(g.tabs[:0], tabs...), gameOverCodes)
 }

@@ -28,7 +28,7 @@ type tierSpace struct {
 	// off, size slots) or an exit's codes. One short scan per move finds a child's.
 	dest [][]childDest
 	// once[i] is the index in dest[i] of the only tier of the unit among u.Tiers[i]'s
-	// children, when there is exactly one (else −1): a onceWorker lists the children in
+	// children, when there is exactly one (else −1): a onceWorker counts the children in
 	// it apart, once each.
 	once []int
 

@@ -308,9 +308,13 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 					}
 				} else { // wins: one successor fewer to refute
 					for _, q := range b.Succ {
-						if at := decrement(&st[q], d); at > 0 {
+						at := decrement(&st[q], d)
+						if at > 0 {
 							top = max(top, int64(at))
 							atomicMinU32(&next[q/blockSlots], uint32(at))
+						}
+						if at < 0 {
+							return fmt.Errorf("retro: slot %d has more successors refuted than Expand counted (the worker's counts and predecessors disagree)", q)
 						}
 					}
 				}
@@ -384,12 +388,17 @@ func setDepth(p *uint64, v uint64) bool {
 
 // decrement takes one refuted successor class from an undecided position that can still
 // lose, at depth d; when none is left it schedules the loss and returns its depth (0
-// otherwise).
+// otherwise). It returns −1 for a position of that kind with no successor left to refute:
+// every successor is decided once and names each predecessor once, so the worker's count
+// of its successors (Expand) was short.
 func decrement(p *uint64, d int) int {
 	for {
 		x := atomic.LoadUint64(p)
-		if x&depthMask != 0 || x&noLoseBit != 0 || x&cntMask == 0 {
+		if x&depthMask != 0 || x&noLoseBit != 0 {
 			return 0
+		}
+		if x&cntMask == 0 {
+			return -1
 		}
 		y := x - 1<<cntShift
 		at := 0

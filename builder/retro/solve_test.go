@@ -146,20 +146,25 @@ func TestSolveManySuccessors(t *testing.T) {
 // badWorker answers with a batch of the wrong shape, or a slot out of range.
 type badWorker struct {
 	toyWorker
-	shortExpand, farPred bool
+	shortExpand, farPred, underCount bool
 }
 
 type badSpace struct {
 	*toy
-	shortExpand, farPred bool
+	shortExpand, farPred, underCount bool
 }
 
-func (s badSpace) NewWorker() Worker { return badWorker{toyWorker{s.toy}, s.shortExpand, s.farPred} }
+func (s badSpace) NewWorker() Worker {
+	return badWorker{toyWorker{s.toy}, s.shortExpand, s.farPred, s.underCount}
+}
 
 func (w badWorker) Expand(lo, hi uint64, b *Batch) {
 	w.toyWorker.Expand(lo, hi, b)
 	if w.shortExpand {
 		b.Count = b.Count[:len(b.Count)-1]
+	}
+	if w.underCount && b.Count[len(b.Count)-1] > 1 {
+		b.Count[len(b.Count)-1]-- // the last position: one successor left out
 	}
 }
 
@@ -174,11 +179,21 @@ func TestSolveRefusesBadWorkers(t *testing.T) {
 	t.Parallel()
 	g := &toy{succ: [][]uint64{nil, {0}, {1}}, exits: make([][]exit, 3)}
 	g.index()
-	if _, err := Solve(context.Background(), badSpace{g, true, false}, Options{}); err == nil || !strings.Contains(err.Error(), "Expand") {
+	if _, err := Solve(context.Background(), badSpace{g, true, false, false}, Options{}); err == nil || !strings.Contains(err.Error(), "Expand") {
 		t.Errorf("a short Expand batch: %v", err)
 	}
-	if _, err := Solve(context.Background(), badSpace{g, false, true}, Options{}); err == nil || !strings.Contains(err.Error(), "out of range") {
+	if _, err := Solve(context.Background(), badSpace{g, false, true, false}, Options{}); err == nil || !strings.Contains(err.Error(), "out of range") {
 		t.Errorf("a predecessor out of range: %v", err)
+	}
+	// Position 3 moves to the wins 1 and 2 and loses, once both are refuted; counted as
+	// one successor, the second refutation finds nothing left to refute.
+	two := &toy{succ: [][]uint64{nil, {0}, {0}, {1, 2}}, exits: make([][]exit, 4)}
+	if _, err := Solve(context.Background(), badSpace{two.index(), false, false, true}, Options{Workers: 1}); err == nil ||
+		!strings.Contains(err.Error(), "more successors refuted than Expand counted") {
+		t.Errorf("a successor count too short: %v", err)
+	}
+	if _, err := Solve(context.Background(), two, Options{Workers: 1}); err != nil {
+		t.Errorf("the same game counted right: %v", err)
 	}
 	far := &toy{succ: [][]uint64{nil}, exits: [][]exit{{{values.Loss, MaxRemoteness + 10}}}}
 	if _, err := Solve(context.Background(), far.index(), Options{}); err == nil || !strings.Contains(err.Error(), "beyond") {
