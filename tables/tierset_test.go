@@ -375,6 +375,29 @@ func TestTierSetVerifyNamesFirstFailure(t *testing.T) {
 	}
 }
 
+// TestTierSetVerifyNamesHole: a child sector whose codes are all the hole marker
+// (resealed with valid checksums) fails the forward check of a sector moving into it,
+// naming the first position and a move into a hole, whatever the workers, order or memory.
+func TestTierSetVerifyNamesHole(t *testing.T) {
+	t.Parallel()
+	child, parent := "4-4", "3-4-1-0"
+	if testing.Short() {
+		child, parent = "3-3", "2-3-1-0"
+	}
+	dir := copySet(t, millGame4(t))
+	forge(t, dir, child, func(codes []uint32) { clear(codes) })
+	// The variants name the same position; which of its moves, depends on the order the
+	// game lists them in.
+	for _, v := range verifyVariantsAll {
+		err := verifyVariants(t, dir, parent, []verifyVariant{v})
+		if !errors.Is(err, format.ErrCorrupt) || !strings.Contains(err.Error(), "sector-"+parent) ||
+			!strings.Contains(err.Error(), "inconsistent at slot 0 ") ||
+			!strings.Contains(err.Error(), "sector "+child+", which holds the hole marker") {
+			t.Fatalf("verify %+v: a move into holes verified: %v", v, err)
+		}
+	}
+}
+
 // BenchmarkTierSetFirstProbe opens a built set and answers one position, as a query does.
 func BenchmarkTierSetFirstProbe(b *testing.B) {
 	dir := millGame4(b)
