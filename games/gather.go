@@ -22,9 +22,12 @@ type CodeGather struct {
 	at    []uint64   // its slot in tabs[from]
 }
 
-// gameOverCodes is the table of a move that ends the game: the opponent has lost at once
-// (a loss in 0 plies).
-var gameOverCodes = []uint16{uint16(values.WDLCodes{}.Code(values.Loss, 0))}
+// GameOverCode is the WDL code a move that ends the game reads as: the opponent has lost
+// at once (a loss in 0 plies).
+var GameOverCode = uint16(values.WDLCodes{}.Code(values.Loss, 0))
+
+// gameOverCodes is the table CodeGather reads GameOver children from.
+var gameOverCodes = []uint16{GameOverCode}
 
 // SetTiers makes g read the codes of tiers[k] from tabs[k]; it panics unless there are
 // as many tables as tiers (a game-over child would read another tier's codes).

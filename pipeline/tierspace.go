@@ -244,8 +244,9 @@ func (w *tierSpaceWorker) Expand(lo, hi uint64, b *retro.Batch) {
 			d := &w.sp.dest[i][k]
 			w.counts = ow.ChildrenOnce(t, lo-w.sp.off[i], end-w.sp.off[i], d.tier, &w.cb, w.counts[:0])
 			if len(w.counts) != int(end-lo) {
+				// The build fails with it; the batch is still filled, with no successors.
 				w.sp.fail(fmt.Errorf("the game counted the children of %d positions for %d", len(w.counts), end-lo))
-				w.counts = slices.Grow(w.counts, int(end-lo))[:end-lo]
+				w.counts = append(w.counts[:0], make([]uint32, end-lo)...)
 			}
 			for p := range int(end - lo) {
 				n, ex := w.summarise(i, w.cb.Pos[w.cb.Off[p]:w.cb.Off[p+1]])

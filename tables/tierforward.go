@@ -25,9 +25,6 @@ import (
 // (games.OrderedTierWorker), in which the children of consecutive positions lie close
 // together: their codes then come from the cache rather than from memory.
 
-// gameOverCode is the WDL code of a move that ends the game: a loss in 0 for the opponent.
-var gameOverCode = uint16(values.WDLCodes{}.Code(values.Loss, 0))
-
 // tierCodes is the codes of one loaded tier.
 type tierCodes struct {
 	tier  games.Tier
@@ -290,7 +287,7 @@ func (s *Set) checkPosition(t games.Tier, loaded []tierCodes, children []games.T
 	g := s.tiers.g
 	var sum values.MoveSummary
 	for _, c := range children {
-		code := gameOverCode
+		code := games.GameOverCode
 		if c.Tier != games.GameOver {
 			k := 0
 			for k < len(loaded) && loaded[k].tier != c.Tier {

@@ -2,19 +2,18 @@ package tables
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/games/registry"
+	"github.com/tablesmith/tablesmith/internal/parallel"
 	"github.com/tablesmith/tablesmith/values"
 )
 
@@ -92,16 +91,12 @@ func (s *Set) openTierSet(m *format.Manifest) error {
 	// another. The error reported is the first member's in the manifest's order, as it was.
 	tabs := make([]*Table, len(m.Members))
 	errs := make([]error, len(m.Members))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(m.Members)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(m.Members); i = int(next.Add(1) - 1) {
-				tabs[i], errs[i] = s.openTierMember(g, tiers[i], m.Members[i], encoding)
-			}
-		})
-	}
-	wg.Wait()
+	_ = parallel.For(context.Background(), 0, uint64(len(m.Members)), 1, func(lo, hi uint64) error {
+		for i := lo; i < hi; i++ {
+			tabs[i], errs[i] = s.openTierMember(g, tiers[i], m.Members[i], encoding)
+		}
+		return nil // every member's error is kept, to report the first in order
+	})
 	for i, x := range m.Members {
 		if err := errs[i]; err != nil {
 			for _, tab := range tabs {

@@ -103,9 +103,6 @@ type worker struct {
 	w     Worker
 	b     Batch
 	front []uint64 // the positions of a chunk decided at the current depth
-	// touched sums the states loaded ahead of their updates (see the depth passes), so
-	// that no compiler takes the loads for dead.
-	touched uint64
 }
 
 // Solve solves the unit sp: every position's value, by retrograde analysis from the
@@ -291,14 +288,12 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 				// waits for the one before. Plain loads first, in a loop where nothing
 				// depends on what they read, bring the states' lines in with their misses
 				// overlapping (pair 7-5, one worker: 131.9 → 128.2 s of CPU).
-				var touch uint64
 				for _, q := range b.Succ {
 					if q >= n {
 						return fmt.Errorf("retro: Preds of %d slots from %d: slot %d out of range [0, %d)", len(front), front[0], q, n)
 					}
-					touch += atomic.LoadUint64(&st[q])
+					atomic.LoadUint64(&st[q]) // Go keeps an atomic load whose value is unused
 				}
-				wk.touched += touch
 				if d%2 == 0 { // losses: every predecessor wins at d+1
 					for _, q := range b.Succ {
 						if setDepth(&st[q], here+1) {
