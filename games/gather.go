@@ -15,35 +15,40 @@ import (
 // processor's window of instructions in flight after a few misses; so the children of a
 // whole chunk of positions are located first, then read in a loop of a few instructions
 // a read, where dozens of misses overlap. Call SetTiers before Gather.
-type CodeGather struct {
+//
+// The arrays hold a code a byte (C = uint8) where every code fits, as all of Mühle's
+// do: half the memory of two bytes, and the children of neighbouring positions then
+// share more cache lines.
+type CodeGather[C Code] struct {
 	tiers []Tier
-	tabs  [][]uint16 // tabs[k]: the codes of tiers[k]; the last one is gameOverCodes
-	from  []uint32   // a located child's index into tabs
-	at    []uint64   // its slot in tabs[from]
+	tabs  [][]C    // tabs[k]: the codes of tiers[k]; the last one holds GameOverCode alone
+	from  []uint32 // a located child's index into tabs
+	at    []uint64 // its slot in tabs[from]
 }
+
+// Code is the type of an array of WDL codes held in memory: uint8 where every code fits
+// in a byte (WDL codes of at most 8 bits), else uint16.
+type Code interface{ uint8 | uint16 }
 
 // GameOverCode is the WDL code a move that ends the game reads as: the opponent has lost
 // at once (a loss in 0 plies).
 var GameOverCode = uint16(values.WDLCodes{}.Code(values.Loss, 0))
 
-// gameOverCodes is the table CodeGather reads GameOver children from.
-var gameOverCodes = []uint16{GameOverCode}
-
 // SetTiers makes g read the codes of tiers[k] from tabs[k]; it panics unless there are
 // as many tables as tiers (a game-over child would read another tier's codes).
-func (g *CodeGather) SetTiers(tiers []Tier, tabs [][]uint16) {
+func (g *CodeGather[C]) SetTiers(tiers []Tier, tabs [][]C) {
 	if len(tabs) != len(tiers) {
 		panic(fmt.Sprintf("games: CodeGather.SetTiers: %d tables for %d tiers", len(tabs), len(tiers)))
 	}
 	g.tiers = append(g.tiers[:0], tiers...)
-	g.tabs = append(append(g.tabs[:0], tabs...), gameOverCodes)
+	g.tabs = append(append(g.tabs[:0], tabs...), []C{C(GameOverCode)})
 }
 
 // Gather sets dst to the code of each child, one per child, and returns it with −1; a
 // move that ends the game reads as a loss in 0 for the opponent. If a child lies in no
 // tier of SetTiers, or past the end of its tier's codes, it returns the index of the
 // first such child instead, and dst is not filled.
-func (g *CodeGather) Gather(dst []uint16, children []TierPosition) ([]uint16, int) {
+func (g *CodeGather[C]) Gather(dst []uint16, children []TierPosition) ([]uint16, int) {
 	over := uint32(len(g.tiers))
 	g.from, g.at = g.from[:0], g.at[:0]
 	for j, c := range children {
@@ -63,7 +68,7 @@ func (g *CodeGather) Gather(dst []uint16, children []TierPosition) ([]uint16, in
 	dst = slices.Grow(dst[:0], len(children))[:len(children)]
 	tabs, at := g.tabs, g.at[:len(children)]
 	for j, k := range g.from[:len(children)] {
-		dst[j] = tabs[k][at[j]]
+		dst[j] = uint16(tabs[k][at[j]])
 	}
 	return dst, -1
 }

@@ -5,9 +5,18 @@ import (
 	"testing"
 )
 
+// TestCodeGather: codes held in bytes and in two bytes read alike.
 func TestCodeGather(t *testing.T) {
-	var g CodeGather
-	g.SetTiers([]Tier{7, 3}, [][]uint16{{10, 11, 12}, {20}})
+	if GameOverCode > 0xFF {
+		t.Fatalf("GameOverCode %d does not fit the byte CodeGather[uint8] reads it as", GameOverCode)
+	}
+	t.Run("uint8", testCodeGather[uint8])
+	t.Run("uint16", testCodeGather[uint16])
+}
+
+func testCodeGather[C Code](t *testing.T) {
+	var g CodeGather[C]
+	g.SetTiers([]Tier{7, 3}, [][]C{{10, 11, 12}, {20}})
 	tests := []struct {
 		name     string
 		children []TierPosition
@@ -34,11 +43,43 @@ func TestCodeGather(t *testing.T) {
 		})
 	}
 	// SetTiers again replaces the tiers: the old ones are gone.
-	g.SetTiers([]Tier{3}, [][]uint16{{30}})
+	g.SetTiers([]Tier{3}, [][]C{{30}})
 	if got, bad := g.Gather(nil, []TierPosition{{3, 0}}); bad != -1 || !slices.Equal(got, []uint16{30}) {
 		t.Fatalf("after SetTiers: %v, %d", got, bad)
 	}
 	if _, bad := g.Gather(nil, []TierPosition{{7, 0}}); bad != 0 {
 		t.Fatalf("a tier of the SetTiers before still read: bad %d", bad)
 	}
+}
+
+// BenchmarkCodeGather reads the codes of a placement-like chunk: most children in one
+// tier, some in a second (captures), a few ending the game, over tiers of 64 Mi codes.
+func BenchmarkCodeGather(b *testing.B) {
+	const n = 64 << 20
+	tabs := [][]uint8{make([]uint8, n), make([]uint8, n), make([]uint8, n)}
+	var g CodeGather[uint8]
+	g.SetTiers([]Tier{5, 9, 11}, tabs)
+	children := make([]TierPosition, 1<<16)
+	x := uint64(88172645463325252)
+	for i := range children {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		switch x % 16 {
+		case 0:
+			children[i] = TierPosition{Tier: GameOver}
+		case 1, 2, 3:
+			children[i] = TierPosition{Tier: 9, Slot: x % n}
+		default: // close together, as a chunk in the game's order has them
+			children[i] = TierPosition{Tier: 11, Slot: (uint64(i)*37 + x%512) % n}
+		}
+	}
+	var dst []uint16
+	for b.Loop() {
+		var bad int
+		if dst, bad = g.Gather(dst, children); bad >= 0 {
+			b.Fatal(bad)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(children)), "ns/child")
 }

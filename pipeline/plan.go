@@ -97,7 +97,7 @@ const (
 	onePassBytesPerSlot    = 2 // solveOnePass: one uint16 code per position
 	tierExitBytesPerSlot   = 2 // a tier the unit's moves lead into: one uint16 per class
 	tierLoadBytesPerSlot   = 4 // and, while it loads, a block of its codes as uint32
-	verifyCodeBytesPerSlot = 2 // tables: every sector the check reads, one uint16 per class
+	verifyCodeBytesPerSlot = 2 // tables: every sector the check reads, a uint16 per class at most (a byte where its codes fit)
 )
 
 // estimate fills in a unit's cores (from its Slots), time (from its work: seconds on one

@@ -3,14 +3,13 @@ package pipeline
 import (
 	"context"
 	"flag"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/games/mill"
+	"github.com/tablesmith/tablesmith/internal/settest"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
@@ -70,23 +69,7 @@ func buildMillUpTo(ctx context.Context, dir string, n int, opt TierOptions) erro
 // Only the forward check can then tell; it returns the set, opened.
 func forgeSetCode(t *testing.T, dir, file string, slot uint64, forge func(uint32) uint32) *tables.Set {
 	t.Helper()
-	path := filepath.Join(dir, file)
-	meta, codes := readTable(t, path)
-	codes[slot] = forge(codes[slot])
-	if _, err := format.WriteFile(context.Background(), path, meta, func(dst []uint32, start uint64) { copy(dst, codes[start:]) },
-		format.WriteOptions{Workers: 1, Reproducible: true}); err != nil {
-		t.Fatal(err)
-	}
-	m, err := format.ReadManifest(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, _ := os.Stat(path)
-	m.Members[0].Bytes = st.Size()
-	m.Members[0].SHA256, _ = format.FileSHA256(path)
-	if err := format.WriteManifest(dir, m); err != nil {
-		t.Fatal(err)
-	}
+	settest.Rewrite(t, dir, file, func(_ *format.Metadata, codes []uint32) { codes[slot] = forge(codes[slot]) })
 	set, err := tables.OpenSet(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -141,7 +141,7 @@ type tierSpaceWorker struct {
 	slots    []uint64 // the slots of a one-pass chunk, in the game's order
 	// A one-pass chunk's exit reads: the codes of the children of the chunk's positions,
 	// one per child, read by gather from the exits of tier gatherOf−1.
-	gather   games.CodeGather
+	gather   games.CodeGather[uint16]
 	gatherOf int
 	exCodes  []uint16
 	values   []uint16 // the chunk's positions' codes, in the game's order
@@ -247,6 +247,19 @@ func (w *tierSpaceWorker) Expand(lo, hi uint64, b *retro.Batch) {
 				// The build fails with it; the batch is still filled, with no successors.
 				w.sp.fail(fmt.Errorf("the game counted the children of %d positions for %d", len(w.counts), end-lo))
 				w.counts = append(w.counts[:0], make([]uint32, end-lo)...)
+			}
+			// The children listed are all exits then (the unit's only child tier among
+			// them, once, is counted apart): their codes read at once and combined by the
+			// one rule, as the one-pass solver reads them; a move the game should not make
+			// is told move by move, below (summarise).
+			if w.gatherExits(i, w.cb.Pos) == nil {
+				for p := range int(end - lo) {
+					moves := w.exCodes[w.cb.Off[p]:w.cb.Off[p+1]]
+					b.Count = append(b.Count, w.counts[p])
+					b.Exits = append(b.Exits, values.SummaryOf(values.CodeOfMoves(moves), len(moves)))
+				}
+				lo = end
+				continue
 			}
 			for p := range int(end - lo) {
 				n, ex := w.summarise(i, w.cb.Pos[w.cb.Off[p]:w.cb.Off[p+1]])

@@ -40,6 +40,12 @@ func (s *Server) add(path string, top bool) error {
 		if err != nil {
 			return err
 		}
+		// The explorer lists every member's summary, so every member is opened now: a
+		// damaged one is refused here, at start, rather than at its first probe.
+		if err := set.OpenMembers(); err != nil {
+			set.Close()
+			return err
+		}
 		s.addSet(path, set)
 	case st.IsDir() && top:
 		des, err := os.ReadDir(path)
@@ -88,9 +94,12 @@ func (s *Server) addSet(path string, set *tables.Set) {
 		info.Members[i].File = filepath.Base(info.Members[i].File)
 	}
 	e := &entry{Name: s.uniqueName(path), Set: true, Info: info, src: set, chart: SetDistributionSVG(info)}
-	if ts := set.Tables(); len(ts) > 0 {
-		in := ts[0].Instance()
-		e.Kind, e.Game, e.Params = games.KindOf(in.Game), in.Game.Name(), info.Members[0].Params
+	if g := set.Tiered(); g != nil { // from the manifest's game: no member's instance needed
+		e.Kind, e.Game = games.KindOf(g), g.Name()
+	} else if ts := set.Tables(); len(ts) > 0 {
+		if in := ts[0].Instance(); in != nil { // nil: its probes say why
+			e.Kind, e.Game, e.Params = games.KindOf(in.Game), in.Game.Name(), info.Members[0].Params
+		}
 	}
 	if m := set.Manifest(); m.Kind == format.SetPDB && len(m.Params) > 0 { // the board, not the first group's tiles
 		e.Params = m.Params

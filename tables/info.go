@@ -43,8 +43,13 @@ type Info struct {
 	Build         format.Build `json:"build"`
 }
 
-// Info summarises the table from its metadata.
+// Info summarises the table from its metadata. A member of a tiered game's set that
+// cannot be opened has none: its Info is its file and kind alone (its lookups, and
+// Set.OpenMembers, say why).
 func (t *Table) Info() Info {
+	if t.opened() != nil {
+		return Info{File: t.path, Kind: t.kind, Counts: []uint64{}}
+	}
 	info := Info{
 		File: t.path, Game: t.meta.Game, Kind: t.kind, Params: orEmpty(t.meta.Params),
 		Index: t.meta.Index, Encoding: t.meta.Encoding, Slots: t.meta.Slots,

@@ -39,12 +39,14 @@ func IsSet(path string) bool {
 }
 
 // OpenSet opens the set in dir: it reads and checks the manifest, then opens every member
-// file and checks it is the table the manifest names. A damaged file or manifest is an
+// file (a tiered game's set: on its first use, below) and checks it is the table the
+// manifest names. A damaged file or manifest is an
 // error wrapping format.ErrCorrupt; a missing one wraps os.ErrNotExist and names it. A
-// tiered game's set reads only each member's header, footer and metadata here; its block
-// index is read and checked, and the game's index for the tier built, on the first lookup
-// in it (see openTierSet): damage there is an error of that lookup (and of Verify),
-// naming the file.
+// tiered game's set checks here only that each member's file is there, a regular file of
+// the manifest's size; a member is opened (its header, footer and metadata checked) on
+// its first use, its block index read and checked, and the game's index for the tier
+// built, on the first lookup in it (see openTierSet): damage there is an error of that
+// lookup (and of Verify and OpenMembers), naming the tier and the file.
 func OpenSet(dir string) (*Set, error) {
 	m, err := format.ReadManifest(dir)
 	if err != nil {
@@ -216,10 +218,16 @@ func (s *Set) Kind() string { return s.m.Kind }
 // Manifest returns the set's manifest.
 func (s *Set) Manifest() *format.Manifest { return s.m }
 
-// Tables returns the member tables in the manifest's order.
-func (s *Set) Tables() []*Table { return append([]*Table(nil), s.members...) }
+// Tables returns the member tables in the manifest's order, every one opened (see
+// OpenMembers: a member of a tiered game's set that cannot be opened is there too, and
+// its lookups say why).
+func (s *Set) Tables() []*Table {
+	_ = s.OpenMembers() // each member that fails keeps its error for its own uses
+	return append([]*Table(nil), s.members...)
+}
 
-// Close closes every member.
+// Close closes every member that was opened; a member of a tiered game's set that was
+// not is never opened after it.
 func (s *Set) Close() error {
 	var first error
 	for _, t := range s.members {
@@ -288,8 +296,10 @@ type SetInfo struct {
 	Totals   *TierSummary  `json:"totals,omitempty"`
 }
 
-// Info summarises the set.
+// Info summarises the set, every member opened (a member of a tiered game's set that
+// cannot be opened is summarised by its file alone: OpenMembers says why).
 func (s *Set) Info() SetInfo {
+	_ = s.OpenMembers()
 	info := SetInfo{Dir: s.dir, Kind: s.m.Kind}
 	info.Manifest, _ = json.Marshal(s.m)
 	for _, t := range s.members {

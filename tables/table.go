@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
@@ -26,35 +27,94 @@ type Table struct {
 	// its outcomes, and the remoteness it decodes to means nothing.
 	outcomeOnly bool
 	kind        string // games.KindOf the table's game
-	// lazy, set for a member of a tiered game's set, recreates in and dom on first use:
-	// a game's index for one tier can take a tenth of a second or more to build (Mühle's
-	// class ranks of a sector), and a set of hundreds of tiers is mostly probed in a few.
-	lazy *lazyInstance
+	// lazy, set for a member of a tiered game's set, opens the file (r, meta, wdl) and
+	// recreates in and dom on first use: a set of hundreds of tiers is mostly probed in a
+	// few, opening every member costs a fresh process tens of milliseconds before its
+	// first answer, and a game's index for one tier can take a tenth of a second or more
+	// to build (Mühle's class ranks of a sector).
+	lazy  *lazyMember
+	stage atomic.Uint32 // stageNone, stageOpen or stageReady: what can be used at once
 }
 
-// lazyInstance builds a table's game instance once, on first use, and remembers why it
-// could not.
-type lazyInstance struct {
+// lazyMember opens a member of a tiered game's set once, on first use, and builds its
+// game instance once, on the first use that needs it (Info needs the file only), and
+// remembers why either could not.
+type lazyMember struct {
+	openOnce sync.Once
+	open     func(t *Table) error // sets t.r, t.meta and t.wdl, or leaves them unset and says why
+	openErr  error
+
 	once  sync.Once
-	build func() (*games.Instance, error)
+	build func(t *Table) (*games.Instance, error) // after open
 	err   error
 }
 
-// ready builds the game instance of a table that recreates it on first use (once, for
-// every goroutine), and returns the error, naming the file, if it cannot be built.
-// Every use of in or dom comes after it.
+// A table's stage (Table.stage): what of it can be used without waiting. A table opened
+// by Open is stageReady from the start; a member of a tiered game's set (Table.lazy)
+// moves up once each step is done, published after the fields it sets, so that what
+// laziness costs every lookup is one atomic load, inlined (opened and ready), and the
+// sync.Once calls are the slow path's.
+const (
+	stageNone  uint32 = iota // a member not opened yet (or that cannot be)
+	stageOpen                // r, meta and wdl set
+	stageReady               // in and dom too
+)
+
+// opened opens the file of a table that opens it on first use (once, for every
+// goroutine), and returns the error, naming the tier and the file, if it cannot be
+// opened. Every use of r, meta or wdl comes after it (or after ready, which calls it).
+func (t *Table) opened() error {
+	if t.stage.Load() >= stageOpen {
+		return nil
+	}
+	return t.openFirst()
+}
+
+// openFirst is opened's slow path.
+func (t *Table) openFirst() error {
+	l := t.lazy
+	if l == nil {
+		return nil // opened by Open (newTable marks it so)
+	}
+	l.openOnce.Do(func() {
+		// Set before the open, so that an open that panics (a fault of tablesmith, which
+		// serve recovers from per request) leaves the member failing, not half opened.
+		l.openErr = fmt.Errorf("tables: %s: its open failed before", t.path)
+		if l.openErr = l.open(t); l.openErr == nil {
+			t.stage.Store(stageOpen)
+		}
+	})
+	return l.openErr
+}
+
+// ready opens the file and builds the game instance of a table that does both on first
+// use (each once, for every goroutine), and returns the error, naming the file, if it
+// cannot. Every use of in or dom comes after it.
 func (t *Table) ready() error {
+	if t.stage.Load() == stageReady {
+		return nil
+	}
+	return t.buildFirst()
+}
+
+// buildFirst is ready's slow path.
+func (t *Table) buildFirst() error {
+	if err := t.opened(); err != nil {
+		return err
+	}
 	l := t.lazy
 	if l == nil {
 		return nil
 	}
 	l.once.Do(func() {
-		in, err := l.build()
+		l.err = fmt.Errorf("tables: %s: building its game's index failed before", t.path) // as in openFirst
+		in, err := l.build(t)
 		if err != nil {
 			l.err = fmt.Errorf("tables: %s: %w", t.path, err)
 			return
 		}
-		t.in, t.dom = in, in.Space
+		t.in, t.dom, l.err = in, in.Space, nil
+		t.stage.Store(stageReady)
 	})
 	return l.err
 }
@@ -104,6 +164,7 @@ func newTable(r *format.Reader) (*Table, error) {
 	}
 	dom := in.Space
 	t := &Table{r: r, meta: meta, in: in, dom: dom, kind: games.KindOf(in.Game)}
+	t.stage.Store(stageReady)
 	var ok bool
 	switch meta.Encoding {
 	case values.EncodingRemoteness:
@@ -169,11 +230,28 @@ func (t *Table) checkGoals() error {
 // File is the path the table was opened from.
 func (t *Table) File() string { return t.path }
 
-// Close releases the file.
-func (t *Table) Close() error { return t.r.Close() }
+// Close releases the file. A member of a tiered game's set that was never opened has
+// none, and after Close it is never opened: its uses fail.
+func (t *Table) Close() error {
+	if l := t.lazy; l != nil {
+		// Once run here, or before with the open that set t.r: either way t.r is safe
+		// to read after it, and no use can open the file after Close.
+		l.openOnce.Do(func() { l.openErr = fmt.Errorf("tables: %s: read after Close", t.path) })
+		if t.r == nil {
+			return nil
+		}
+	}
+	return t.r.Close()
+}
 
-// Meta returns the table's metadata.
-func (t *Table) Meta() format.Metadata { return t.meta }
+// Meta returns the table's metadata (zero for a member of a tiered game's set that
+// cannot be opened: its lookups say why).
+func (t *Table) Meta() format.Metadata {
+	if t.opened() != nil {
+		return format.Metadata{}
+	}
+	return t.meta
+}
 
 // Instance returns the game, parameters and index scheme the table was built over (nil
 // for a member of a tiered game's set whose instance cannot be built: its lookups say why).
@@ -193,8 +271,14 @@ func (t *Table) Domain() Domain {
 	return t.dom
 }
 
-// Reader exposes the underlying file for slot-level access (heuristics, benchmarks).
-func (t *Table) Reader() *format.Reader { return t.r }
+// Reader exposes the underlying file for slot-level access (heuristics, benchmarks); nil
+// for a member of a tiered game's set that cannot be opened (its lookups say why).
+func (t *Table) Reader() *format.Reader {
+	if t.opened() != nil {
+		return nil
+	}
+	return t.r
+}
 
 // Lookup answers one state given in the game's notation.
 func (t *Table) Lookup(state string) (Answer, error) {
@@ -268,6 +352,9 @@ func Probe[S any](t *Table, s S) (Answer, error) {
 // SlotAnswer reads the value stored at slot (Answer.State left empty). A hole at the
 // slot of a valid state means the file is corrupt.
 func (t *Table) SlotAnswer(slot uint64) (Answer, error) {
+	if err := t.opened(); err != nil {
+		return Answer{}, err
+	}
 	c, err := t.r.Code(slot)
 	if err != nil {
 		return Answer{}, err
@@ -312,6 +399,9 @@ func (t *Table) SlotRemoteness(slot uint64) (d int, reachable bool, err error) {
 
 // puzzle returns the puzzle domain, or an error for tables of other kinds.
 func (t *Table) puzzle() (PuzzleDomain, error) {
+	if err := t.ready(); err != nil {
+		return nil, err
+	}
 	if t.meta.Encoding != values.EncodingRemoteness {
 		return nil, fmt.Errorf("tables: a %s table has no shortest paths", t.meta.Encoding)
 	}

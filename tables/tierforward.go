@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/internal/bigmem"
@@ -15,10 +16,12 @@ import (
 
 // The forward check of a tiered game's set recomputes every position's value from its
 // children's stored values. It runs tier by tier, holding in memory only the codes of the
-// tier checked and of the tiers its moves lead into, two bytes a slot, outside the Go heap
-// on huge pages (package bigmem): a whole game's codes (Mühle's: 53 GB) need not fit at
-// once. Loaded tiers stay cached within a memory budget, and when one must go, it is the
-// one needed again last (or never: Belady's rule, the order being known), so that a tier
+// tier checked and of the tiers its moves lead into, outside the Go heap on huge pages
+// (package bigmem): a whole game's codes need not fit at once. A code takes a byte where
+// every tier's codes fit in one (Mühle's do: 27 GB for the whole game), else two; a byte
+// halves the memory the tiers take and the cache lines the children's reads touch.
+// Loaded tiers stay cached within a memory budget, and when one must go, it is the one
+// needed again last (or never: Belady's rule, the order being known), so that a tier
 // read by the several tiers that lead into it is mostly read once.
 //
 // Within a tier the positions are visited in the game's own order where it has one
@@ -26,25 +29,25 @@ import (
 // together: their codes then come from the cache rather than from memory.
 
 // tierCodes is the codes of one loaded tier.
-type tierCodes struct {
+type tierCodes[C games.Code] struct {
 	tier  games.Tier
-	codes []uint16
+	codes []C
 }
 
 // loadedTier is a tier held by a tierCache, and the memory that holds it.
-type loadedTier struct {
-	codes []uint16
+type loadedTier[C games.Code] struct {
+	codes []C
 	mem   *bigmem.Buf
 }
 
 // tierCache holds the codes of loaded tiers within budget bytes, for a check that visits
 // the tiers order[0], order[1], … each reading the tiers in reads[i].
-type tierCache struct {
+type tierCache[C games.Code] struct {
 	s      *Set
 	reads  [][]games.Tier
 	budget uint64
 	used   uint64
-	held   map[games.Tier]*loadedTier
+	held   map[games.Tier]*loadedTier[C]
 }
 
 // readsOf lists the tiers the forward check of tier t reads: t first, then every other
@@ -59,15 +62,33 @@ func (s *Set) readsOf(t games.Tier) []games.Tier {
 	return out
 }
 
-// tierBytes is the memory the codes of tier t take.
-func (s *Set) tierBytes(t games.Tier) uint64 { return 2 * s.tiers.byTier[t].meta.Slots }
+// tierBytes is the memory the codes of tier t take, a code in a C.
+func tierBytes[C games.Code](s *Set, t games.Tier) uint64 {
+	return uint64(unsafe.Sizeof(C(0))) * s.tiers.byTier[t].meta.Slots
+}
 
 // checkTiersForward checks the forward consistency of the tiers in order (see
 // verifyTiers), each with its children present in the set, and names the first
-// inconsistent position of the first tier that has one.
+// inconsistent position of the first tier that has one. It holds a code in a byte where
+// the codes of every tier it reads fit in one.
 func (s *Set) checkTiersForward(ctx context.Context, order []games.Tier, opt VerifyOptions) error {
+	if opt.wideCodes {
+		return checkTiersForwardIn[uint16](ctx, s, order, opt)
+	}
+	for _, t := range order {
+		for _, u := range s.readsOf(t) {
+			if s.tiers.byTier[u].meta.CodeBits > 8 {
+				return checkTiersForwardIn[uint16](ctx, s, order, opt)
+			}
+		}
+	}
+	return checkTiersForwardIn[uint8](ctx, s, order, opt)
+}
+
+// checkTiersForwardIn is checkTiersForward with the codes held in Cs.
+func checkTiersForwardIn[C games.Code](ctx context.Context, s *Set, order []games.Tier, opt VerifyOptions) error {
 	g := s.tiers.g
-	c := &tierCache{s: s, held: map[games.Tier]*loadedTier{}}
+	c := &tierCache[C]{s: s, held: map[games.Tier]*loadedTier[C]{}}
 	var peak uint64
 	var peakTier games.Tier
 	for _, t := range order {
@@ -75,7 +96,7 @@ func (s *Set) checkTiersForward(ctx context.Context, order []games.Tier, opt Ver
 		c.reads = append(c.reads, r)
 		var need uint64
 		for _, u := range r {
-			need += s.tierBytes(u)
+			need += tierBytes[C](s, u)
 		}
 		if need > peak {
 			peak, peakTier = need, t
@@ -97,7 +118,7 @@ func (s *Set) checkTiersForward(ctx context.Context, order []games.Tier, opt Ver
 		if err != nil {
 			return err
 		}
-		if err := s.checkForward(ctx, t, loaded, opt); err != nil {
+		if err := checkForward(ctx, s, t, loaded, opt); err != nil {
 			return fmt.Errorf("%s: %w", s.tiers.byTier[t].File(), err)
 		}
 	}
@@ -107,12 +128,12 @@ func (s *Set) checkTiersForward(ctx context.Context, order []games.Tier, opt Ver
 // load returns the codes of the tiers step i reads, in the order of reads[i], loading
 // those not held and evicting first, while they would not fit, the held tier needed
 // again last.
-func (c *tierCache) load(ctx context.Context, i int, opt VerifyOptions) ([]tierCodes, error) {
-	var out []tierCodes
+func (c *tierCache[C]) load(ctx context.Context, i int, opt VerifyOptions) ([]tierCodes[C], error) {
+	var out []tierCodes[C]
 	for _, t := range c.reads[i] {
 		h := c.held[t]
 		if h == nil {
-			need := c.s.tierBytes(t)
+			need := tierBytes[C](c.s, t)
 			for c.used+need > c.budget {
 				if !c.evict(i) {
 					break // cannot happen: the budget holds every step's reads
@@ -120,7 +141,7 @@ func (c *tierCache) load(ctx context.Context, i int, opt VerifyOptions) ([]tierC
 			}
 			tab := c.s.tiers.byTier[t]
 			mem := bigmem.New(need)
-			h = &loadedTier{codes: mem.Uint16s()[:tab.meta.Slots], mem: mem}
+			h = &loadedTier[C]{codes: bigmem.Slice[C](mem)[:tab.meta.Slots], mem: mem}
 			if err := loadCodesInto(ctx, tab, h.codes, max(opt.Workers, 1), nil); err != nil {
 				mem.Release()
 				return nil, fmt.Errorf("%s: %w", tab.File(), err)
@@ -128,14 +149,14 @@ func (c *tierCache) load(ctx context.Context, i int, opt VerifyOptions) ([]tierC
 			c.held[t] = h
 			c.used += need
 		}
-		out = append(out, tierCodes{tier: t, codes: h.codes})
+		out = append(out, tierCodes[C]{tier: t, codes: h.codes})
 	}
 	return out, nil
 }
 
 // evict releases the held tier that step i does not read and that is read again last
 // (never, best), reporting whether there was one.
-func (c *tierCache) evict(i int) bool {
+func (c *tierCache[C]) evict(i int) bool {
 	victim, far, found := games.Tier(0), -1, false
 	for t := range c.held {
 		if slices.Contains(c.reads[i], t) {
@@ -157,12 +178,12 @@ func (c *tierCache) evict(i int) bool {
 	}
 	c.held[victim].mem.Release()
 	delete(c.held, victim)
-	c.used -= c.s.tierBytes(victim)
+	c.used -= tierBytes[C](c.s, victim)
 	return true
 }
 
 // releaseAll releases every held tier.
-func (c *tierCache) releaseAll() {
+func (c *tierCache[C]) releaseAll() {
 	for t, h := range c.held {
 		h.mem.Release()
 		delete(c.held, t)
@@ -171,36 +192,36 @@ func (c *tierCache) releaseAll() {
 }
 
 // forwardState is one worker's scratch in checkForward.
-type forwardState struct {
+type forwardState[C games.Code] struct {
 	tw       games.TierWorker
 	ow       games.OrderedTierWorker // tw, when it has an order of its own
 	cb       games.ChildBatch
-	gather   games.CodeGather
+	gather   games.CodeGather[C]
 	slots    []uint64
-	own      []uint16 // the codes of the positions at slots
+	own      []C      // the codes of the positions at slots
 	gathered []uint16 // the codes of their children, one per child
 }
 
 // checkForward recomputes every value of tier t from its children's codes; loaded holds
 // t's codes first, then those of every tier its moves may lead into.
-func (s *Set) checkForward(ctx context.Context, t games.Tier, loaded []tierCodes, opt VerifyOptions) error {
+func checkForward[C games.Code](ctx context.Context, s *Set, t games.Tier, loaded []tierCodes[C], opt VerifyOptions) error {
 	g := s.tiers.g
 	tab := s.tiers.byTier[t]
 	own := loaded[0].codes
 	n := tab.meta.Slots
 	first := newFirstFailure(n)
 	var checked atomic.Uint64
-	tiers, tabs := make([]games.Tier, len(loaded)), make([][]uint16, len(loaded))
+	tiers, tabs := make([]games.Tier, len(loaded)), make([][]C, len(loaded))
 	for k, l := range loaded {
 		tiers[k], tabs[k] = l.tier, l.codes
 	}
-	newState := func() *forwardState {
-		st := &forwardState{tw: g.NewTierWorker()}
+	newState := func() *forwardState[C] {
+		st := &forwardState[C]{tw: g.NewTierWorker()}
 		st.ow, _ = st.tw.(games.OrderedTierWorker)
 		st.gather.SetTiers(tiers, tabs)
 		return st
 	}
-	err := parallel.ForEach(ctx, max(opt.Workers, 1), n, 1<<12, newState, func(st *forwardState, lo, hi uint64) error {
+	err := parallel.ForEach(ctx, max(opt.Workers, 1), n, 1<<12, newState, func(st *forwardState[C], lo, hi uint64) error {
 		// In slot order a chunk after a known failure cannot hold the first; in the game's
 		// order a chunk's positions are no range of slots, and each is checked.
 		if st.ow == nil && first.before(lo) {
@@ -256,7 +277,7 @@ func (s *Set) checkForward(ctx context.Context, t games.Tier, loaded []tierCodes
 					continue
 				}
 			}
-			msg := s.checkPosition(t, loaded, children, st.own[p], tab)
+			msg := checkPosition(s, t, loaded, children, uint16(st.own[p]), tab)
 			if msg == "" && (bad < 0 && !holes) {
 				msg = "its moves' values combine to two different values (a fault of tablesmith)"
 			}
@@ -283,7 +304,7 @@ func (s *Set) checkForward(ctx context.Context, t games.Tier, loaded []tierCodes
 
 // checkPosition checks one position of tier t whose moves lead to children and whose
 // stored code is got, move by move; it returns what is wrong, or "".
-func (s *Set) checkPosition(t games.Tier, loaded []tierCodes, children []games.TierPosition, got uint16, tab *Table) string {
+func checkPosition[C games.Code](s *Set, t games.Tier, loaded []tierCodes[C], children []games.TierPosition, got uint16, tab *Table) string {
 	g := s.tiers.g
 	var sum values.MoveSummary
 	for _, c := range children {
@@ -301,7 +322,7 @@ func (s *Set) checkPosition(t games.Tier, loaded []tierCodes, children []games.T
 			if c.Slot >= uint64(len(cc)) {
 				return fmt.Sprintf("a move leads to slot %d of %s %s, which has %d", c.Slot, g.TierNoun(), g.TierName(c.Tier), len(cc))
 			}
-			code = cc[c.Slot]
+			code = uint16(cc[c.Slot])
 		}
 		if !sum.AddCode(uint32(code)) {
 			return fmt.Sprintf("a move leads to slot %d of %s %s, which holds the hole marker", c.Slot, g.TierNoun(), g.TierName(c.Tier))

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -39,14 +40,19 @@ type tierSet struct {
 	outcomeOnly bool
 }
 
-// openTierSet opens every member of a tiered game's set and checks it is the tier the
-// manifest says: the game, the tier's parameters and index scheme, the encoding (the
-// manifest's values: a full set's members values.EncodingWDL, a win/draw/loss-only set's
-// values.EncodingWDLOnly) and the size. It reads each file's header, footer and metadata
-// only (a few reads, tens of microseconds): the block index is read and checked, and the
-// game's index for a tier built (its instance, a few milliseconds, its ranking marked
-// class by class as lookups need), when a lookup or a verification first needs that tier
-// (Table.ready), so that a set of hundreds of tiers answers its first probe at once.
+// openTierSet checks a tiered game's set against its manifest and the game, and each
+// member's file only as far as one stat goes: its name, that it is a regular file, and
+// its size. A member is opened (its header, footer and metadata read and checked: the
+// tier the manifest says, the game, the tier's parameters and index scheme, the encoding
+// — the manifest's values: a full set's members values.EncodingWDL, a win/draw/loss-only
+// set's values.EncodingWDLOnly — and the size) on its first use, once (Table.opened); its
+// block index read and checked, and the game's index for the tier built (its instance, a
+// few milliseconds, its ranking marked class by class as lookups need), when a lookup or
+// a verification first needs that tier (Table.ready). Opening every member costs a fresh
+// process 15 to 60 ms for a whole game's 318 (a few reads and a small JSON document
+// each, however parallel), where a probe reads one: so a set of hundreds of tiers
+// answers its first probe at once. What needs every member (Set.Tables, Info,
+// Verify) opens them all first (Set.OpenMembers).
 func (s *Set) openTierSet(m *format.Manifest) error {
 	g0, err := registry.Lookup(m.Game)
 	if err != nil {
@@ -86,52 +92,107 @@ func (s *Set) openTierSet(m *format.Manifest) error {
 		}
 		tiers[i], seen[t] = t, true
 	}
-	// The members are opened side by side: a whole game's 318 files are a few reads and a
-	// small JSON document each, a third of the time of the first probe when one after
-	// another. The error reported is the first member's in the manifest's order, as it was.
-	tabs := make([]*Table, len(m.Members))
-	errs := make([]error, len(m.Members))
-	_ = parallel.For(context.Background(), 0, uint64(len(m.Members)), 1, func(lo, hi uint64) error {
-		for i := lo; i < hi; i++ {
-			tabs[i], errs[i] = s.openTierMember(g, tiers[i], m.Members[i], encoding)
-		}
-		return nil // every member's error is kept, to report the first in order
-	})
-	for i, x := range m.Members {
-		if err := errs[i]; err != nil {
-			for _, tab := range tabs {
-				if tab != nil {
-					tab.Close()
-				}
-			}
+	// A member missing or of another size fails here, as it did when every member was
+	// opened here: one stat each (a few microseconds), in the manifest's order.
+	for _, x := range m.Members {
+		if err := s.statTierMember(x); err != nil {
 			return fmt.Errorf("tables: %s %s: %w", g.TierNoun(), x.Name, err)
 		}
 	}
 	for i, x := range m.Members {
-		s.members = append(s.members, tabs[i])
-		ts.byTier[tiers[i]] = tabs[i]
+		t := tiers[i]
+		tab := &Table{path: filepath.Join(s.dir, x.File), kind: games.KindOf(g), outcomeOnly: ts.outcomeOnly}
+		tab.lazy = &lazyMember{
+			open: func(tab *Table) error {
+				if err := s.openTierMember(tab, g, t, x, encoding); err != nil {
+					return fmt.Errorf("tables: %s %s: %w", g.TierNoun(), x.Name, err)
+				}
+				return nil
+			},
+			build: func(tab *Table) (*games.Instance, error) { return buildTierInstance(g, tab.meta) },
+		}
+		s.members = append(s.members, tab)
+		ts.byTier[t] = tab
 		ts.names = append(ts.names, x.Name)
 	}
 	return nil
 }
 
-// openTierMember opens the file of member x, tier t, and checks its metadata against the
-// manifest and the game; the game's instance is built on first use (Table.ready), when
-// its scheme's size and moves are checked too.
-func (s *Set) openTierMember(g games.TieredGame, t games.Tier, x format.Member, encoding string) (*Table, error) {
+// statTierMember checks member x's file without opening it: its name, that it is a
+// regular file, and its size against the manifest's.
+func (s *Set) statTierMember(x format.Member) error {
 	if err := format.CheckMemberFile(x.File); err != nil {
-		return nil, fmt.Errorf("%v: %w", err, format.ErrCorrupt)
+		return fmt.Errorf("%v: %w", err, format.ErrCorrupt)
 	}
 	path := filepath.Join(s.dir, x.File)
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		// Rare: the error is the one opening the file gives (it names the path and what
+		// is there instead, never waiting on a FIFO), as it was when members were opened
+		// here.
+		r, oerr := format.OpenDeferred(path)
+		if oerr == nil {
+			r.Close()
+			if oerr = err; oerr == nil {
+				oerr = fmt.Errorf("%s is not a regular file", path)
+			}
+		}
+		return oerr
+	}
+	if st.Size() != x.Bytes {
+		return fmt.Errorf("tables: %s has %d bytes, the manifest says %d: %w", path, st.Size(), x.Bytes, format.ErrCorrupt)
+	}
+	return nil
+}
+
+// OpenMembers opens every member of a tiered game's set not opened yet, side by side, and
+// returns the first member's error in the manifest's order (nil for other sets, whose
+// members OpenSet opens). A member that cannot be opened leaves the others usable: its
+// own lookups return the same error.
+func (s *Set) OpenMembers() error {
+	if s.tiers == nil {
+		return nil
+	}
+	for _, t := range s.members {
+		if t.stage.Load() < stageOpen {
+			return openTables(s.members) // each member opened already returns at once
+		}
+	}
+	return nil
+}
+
+// openTables opens the members tabs side by side (a whole game's 318 in a third of the
+// time of one after another) and returns the first error in their order.
+func openTables(tabs []*Table) error {
+	errs := make([]error, len(tabs))
+	_ = parallel.For(context.Background(), 0, uint64(len(tabs)), 1, func(lo, hi uint64) error {
+		for i := lo; i < hi; i++ {
+			errs[i] = tabs[i].opened()
+		}
+		return nil // every member's error is kept, to report the first in order
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// openTierMember opens the file of member x, tier t, into tab and checks its metadata
+// against the manifest and the game; tab is left unopened when it fails. The game's
+// instance is built on first use (Table.ready, buildTierInstance), when its scheme's size
+// and moves are checked too.
+func (s *Set) openTierMember(tab *Table, g games.TieredGame, t games.Tier, x format.Member, encoding string) error {
+	path := tab.path
 	// The block index too waits for the first read: a whole game's set has 318 members
 	// and megabytes of indexes, of which a probe reads one member's.
 	r, err := format.OpenDeferred(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	meta := r.Meta()
-	tab := &Table{path: path, r: r, meta: meta, kind: games.KindOf(g), wdl: values.WDLCodes{Bits: meta.CodeBits},
-		outcomeOnly: encoding == values.EncodingWDLOnly}
+	wdl := values.WDLCodes{Bits: meta.CodeBits}
 	want, _ := marshalParams(g.TierParams(t))
 	switch {
 	case r.FileSize() != x.Bytes:
@@ -142,28 +203,32 @@ func (s *Set) openTierMember(g games.TieredGame, t games.Tier, x format.Member, 
 	case meta.Index == "" || !slices.Contains(g.Schemes(), meta.Index):
 		err = fmt.Errorf("tables: %s: index scheme %q, not one of %s's (%s): %w", path, meta.Index, g.Name(),
 			strings.Join(g.Schemes(), ", "), format.ErrCorrupt)
-	case !tab.wdl.Valid():
+	case !wdl.Valid():
 		err = fmt.Errorf("tables: %s: a win/loss/draw table with %d-bit codes: %w", path, meta.CodeBits, format.ErrCorrupt)
 	}
 	if err != nil {
 		r.Close()
-		return nil, err
+		return err
 	}
-	tab.lazy = &lazyInstance{build: func() (*games.Instance, error) {
-		in, err := registry.Open(meta.Game, meta.Params, meta.Index)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", err, format.ErrCorrupt)
-		}
-		if in.Space.Slots() != meta.Slots {
-			return nil, fmt.Errorf("the %s/%s scheme has %d slots, the file %d: %w",
-				meta.Game, meta.Index, in.Space.Slots(), meta.Slots, format.ErrCorrupt)
-		}
-		if _, ok := in.Space.(games.TierSpace); !ok {
-			return nil, fmt.Errorf("the %s game lists no moves", g.Name())
-		}
-		return in, nil
-	}}
-	return tab, nil
+	tab.r, tab.meta, tab.wdl = r, meta, wdl
+	return nil
+}
+
+// buildTierInstance recreates the game instance of a tier's table from its metadata,
+// checked already against the manifest (openTierMember).
+func buildTierInstance(g games.TieredGame, meta format.Metadata) (*games.Instance, error) {
+	in, err := registry.Open(meta.Game, meta.Params, meta.Index)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", err, format.ErrCorrupt)
+	}
+	if in.Space.Slots() != meta.Slots {
+		return nil, fmt.Errorf("the %s/%s scheme has %d slots, the file %d: %w",
+			meta.Game, meta.Index, in.Space.Slots(), meta.Slots, format.ErrCorrupt)
+	}
+	if _, ok := in.Space.(games.TierSpace); !ok {
+		return nil, fmt.Errorf("the %s game lists no moves", g.Name())
+	}
+	return in, nil
 }
 
 // Tiered returns the game of a tiered game's set (nil for other sets).
@@ -191,7 +256,8 @@ func (s *Set) TierNames() []string {
 	return slices.Clone(s.tiers.names)
 }
 
-// Tier returns the table of the tier called name of a tiered game's set.
+// Tier returns the table of the tier called name of a tiered game's set; its file is
+// opened on its first use.
 func (s *Set) Tier(name string) (*Table, bool) {
 	if s.tiers == nil {
 		return nil, false
@@ -360,7 +426,8 @@ func (ts TierSummary) MarshalJSON() ([]byte, error) {
 	return append(append(b[:len(b)-1], ','), extra[1:]...), nil
 }
 
-// tierSummaries summarises every tier and their totals (Name "all").
+// tierSummaries summarises every tier and their totals (Name "all"), its members opened
+// (Set.Info).
 func (s *Set) tierSummaries() ([]TierSummary, *TierSummary) {
 	var out []TierSummary
 	tot := TierSummary{Name: "all"}

@@ -15,6 +15,8 @@ import (
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/games/mill"
+	"github.com/tablesmith/tablesmith/internal/safefile"
+	"github.com/tablesmith/tablesmith/internal/settest"
 	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/values"
 )
@@ -82,6 +84,17 @@ func copySet(t *testing.T, dir string) string {
 	return out
 }
 
+// opened counts the members of s whose file has been opened.
+func opened(s *Set) int {
+	n := 0
+	for _, t := range s.members {
+		if t.r != nil {
+			n++
+		}
+	}
+	return n
+}
+
 // built counts the members of s whose game instance has been built.
 func built(s *Set) int {
 	n := 0
@@ -93,8 +106,9 @@ func built(s *Set) int {
 	return n
 }
 
-// TestTierSetOpensLazily: opening a tiered set builds no tier's instance; a lookup builds
-// its tier's only, once, however many goroutines ask at once; Info needs none.
+// TestTierSetOpensLazily: opening a tiered set opens no member's file and builds no tier's
+// instance; a lookup opens and builds its tier's only, once, however many goroutines ask
+// at once; Info opens every file and builds none.
 func TestTierSetOpensLazily(t *testing.T) {
 	t.Parallel()
 	s, err := OpenSet(millGame4(t))
@@ -102,12 +116,12 @@ func TestTierSetOpensLazily(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if n := built(s); n != 0 {
-		t.Fatalf("after OpenSet %d of %d sectors built, want none", n, len(s.members))
+	if o, n := opened(s), built(s); o != 0 || n != 0 {
+		t.Fatalf("after OpenSet %d of %d sectors opened and %d built, want none", o, len(s.members), n)
 	}
 	info := s.Info()
-	if n := built(s); n != 0 || len(info.Tiers) != len(s.members) || info.Totals.Classes == 0 {
-		t.Fatalf("Info built %d sectors (want none) and lists %d of %d", n, len(info.Tiers), len(s.members))
+	if o, n := opened(s), built(s); o != len(s.members) || n != 0 || len(info.Tiers) != len(s.members) || info.Totals.Classes == 0 {
+		t.Fatalf("Info opened %d sectors (want all) and built %d (want none), and lists %d of %d", o, n, len(info.Tiers), len(s.members))
 	}
 	const pos = "WWW.....BBB............. W" // sector 3-3
 	var wg sync.WaitGroup
@@ -144,7 +158,7 @@ func TestTierSetLazyErrorRemembered(t *testing.T) {
 	defer s.Close()
 	tab, _ := s.Tier("3-3")
 	var calls atomic.Int32
-	tab.lazy.build = func() (*games.Instance, error) {
+	tab.lazy.build = func(*Table) (*games.Instance, error) {
 		calls.Add(1)
 		return nil, fmt.Errorf("no such scheme: %w", format.ErrCorrupt)
 	}
@@ -159,8 +173,8 @@ func TestTierSetLazyErrorRemembered(t *testing.T) {
 	}
 }
 
-// TestTierSetOpenChecksMembers: a member missing, or of another size than the manifest
-// says, fails OpenSet (naming it); so does one whose header is damaged.
+// TestTierSetOpenChecksMembers: a member missing, of another size than the manifest
+// says, or not a regular file fails OpenSet, naming it, though OpenSet opens no member.
 func TestTierSetOpenChecksMembers(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -170,14 +184,15 @@ func TestTierSetOpenChecksMembers(t *testing.T) {
 	}{
 		{"missing", os.Remove, os.ErrNotExist},
 		{"truncated", func(p string) error { return os.Truncate(p, 100) }, format.ErrCorrupt},
-		{"header", func(p string) error {
-			b, err := os.ReadFile(p)
+		{"grown", func(p string) error {
+			f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
 			if err != nil {
 				return err
 			}
-			b[0] ^= 0xFF
-			return os.WriteFile(p, b, 0o644)
+			_, err = f.Write([]byte{0})
+			return errors.Join(err, f.Close())
 		}, format.ErrCorrupt},
+		{"directory", func(p string) error { return errors.Join(os.Remove(p), os.Mkdir(p, 0o755)) }, safefile.ErrNotRegular},
 	} {
 		dir := copySet(t, millGame4(t))
 		path := filepath.Join(dir, "sector-3-3.tsm") // in the three- and the four-stone game
@@ -188,9 +203,230 @@ func TestTierSetOpenChecksMembers(t *testing.T) {
 		if err == nil {
 			s.Close()
 		}
-		if !errors.Is(err, c.is) || !strings.Contains(err.Error(), "3-3") {
-			t.Errorf("%s: OpenSet: %v, want %v naming sector 3-3", c.name, err, c.is)
+		if !errors.Is(err, c.is) || !strings.Contains(err.Error(), "sector 3-3") || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: OpenSet: %v, want %v naming sector 3-3 and %s", c.name, err, c.is, path)
 		}
+		t.Logf("%s: %v", c.name, err)
+	}
+}
+
+// reseal rewrites the file of sector name of the set in dir with its metadata changed and
+// valid checksums, and its manifest entry to match: a file only the metadata checks
+// against the manifest and the game can refuse.
+func reseal(t *testing.T, dir, name string, change func(meta *format.Metadata)) {
+	t.Helper()
+	rewriteSector(t, dir, name, func(meta *format.Metadata, _ []uint32) { change(meta) })
+}
+
+// rewriteSector rewrites the file of sector name of the set in dir through change, its
+// metadata and codes, with valid checksums, and its manifest entry to match.
+func rewriteSector(t *testing.T, dir, name string, change func(meta *format.Metadata, codes []uint32)) {
+	t.Helper()
+	settest.Rewrite(t, dir, "sector-"+name+".tsm", change)
+}
+
+// statesOf returns a position of every tier of the set in dir, by tier name, from a set
+// of its own (so that the set under test opens nothing before the test does).
+func statesOf(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	s, err := OpenSet(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	out := map[string]string{}
+	for _, name := range s.TierNames() {
+		tab, _ := s.Tier(name)
+		dom := tab.Domain()
+		if dom == nil {
+			t.Fatalf("sector %s has no domain", name)
+		}
+		for slot := dom.Slots() / 2; slot < dom.Slots(); slot++ {
+			if state, ok := dom.StateOf(slot); ok {
+				out[name] = state
+				break
+			}
+		}
+		if out[name] == "" {
+			t.Fatalf("sector %s: no state from slot %d on", name, dom.Slots()/2)
+		}
+	}
+	return out
+}
+
+// TestTierSetDamagedMemberAtFirstUse damages one member's header or metadata without
+// changing its size: the set opens (it reads no member), the other sectors answer, and
+// every use of the damaged one — a lookup, twice, OpenMembers, Verify — fails with the
+// error opening it gives, naming the sector and the file, as corruption; Info and Tables
+// list it without panicking, and after Close nothing is opened any more.
+func TestTierSetDamagedMemberAtFirstUse(t *testing.T) {
+	t.Parallel()
+	const bad = "3-3" // in the three- and the four-stone game
+	states := statesOf(t, millGame4(t))
+	flip := func(find string, bit byte) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) {
+			path := filepath.Join(dir, "sector-"+bad+".tsm")
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := 0
+			if find != "" {
+				if i = strings.Index(string(b), find); i < 0 {
+					t.Fatalf("%s: no %q", path, find)
+				}
+			}
+			b[i] ^= bit
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name    string
+		damage  func(t *testing.T, dir string)
+		mention string
+	}{
+		{"magic", flip("", 0xFF), ""},
+		{"metadata", flip(`"class-rank"`, 0x02), ""},
+		{"resealed scheme", func(t *testing.T, dir string) {
+			reseal(t, dir, bad, func(m *format.Metadata) { m.Index = "no-such-scheme" })
+		}, `index scheme "no-such-scheme"`},
+		{"resealed tier", func(t *testing.T, dir string) {
+			reseal(t, dir, bad, func(m *format.Metadata) { m.Params = []byte(`{"w":3,"b":2,"wh":0,"bh":0}`) })
+		}, "the manifest says sector " + bad},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := copySet(t, millGame4(t))
+			c.damage(t, dir)
+			path := filepath.Join(dir, "sector-"+bad+".tsm")
+			s, err := OpenSet(dir)
+			if err != nil {
+				t.Fatalf("OpenSet: %v", err)
+			}
+			defer s.Close()
+			check := func(what string, err error) {
+				t.Helper()
+				if !errors.Is(err, format.ErrCorrupt) || !strings.Contains(err.Error(), "sector "+bad+": ") ||
+					!strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), c.mention) {
+					t.Fatalf("%s: %v, want corruption naming sector %s and %s (%q)", what, err, bad, path, c.mention)
+				}
+			}
+			_, err = s.Lookup(states[bad])
+			check("lookup in the damaged sector", err)
+			t.Log(err)
+			for name, state := range states {
+				if name == bad {
+					continue
+				}
+				if _, err := s.Lookup(state); err != nil {
+					t.Fatalf("lookup in sector %s: %v", name, err)
+				}
+			}
+			_, err2 := s.Lookup(states[bad])
+			check("the second lookup", err2)
+			if err2.Error() != err.Error() {
+				t.Errorf("the second lookup: %v, the first %v", err2, err)
+			}
+			_, _, err = s.Moves(states[bad])
+			check("moves", err)
+			check("OpenMembers", s.OpenMembers())
+			check("Verify", s.Verify(context.Background(), VerifyOptions{Workers: 2, ChecksumsOnly: true}))
+			check("Verify", s.Verify(context.Background(), VerifyOptions{Workers: 2}))
+			check("VerifyTier", s.VerifyTier(context.Background(), bad, VerifyOptions{Workers: 2}))
+			tab, _ := s.Tier(bad)
+			if info := s.Info(); len(info.Tiers) != len(states) || tab.Domain() != nil || tab.Reader() != nil {
+				t.Errorf("Info lists %d of %d sectors; the damaged one's domain %v", len(info.Tiers), len(states), tab.Domain())
+			}
+			if n := len(s.Tables()); n != len(states) {
+				t.Errorf("Tables: %d, want %d", n, len(states))
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Lookup(states[bad]); err == nil {
+				t.Error("a lookup after Close answered")
+			}
+		})
+	}
+}
+
+// TestTierSetVerifyTierOpensItsOwn: verifying one tier opens that tier and those its
+// moves lead into, not a damaged member it never reads.
+func TestTierSetVerifyTierOpensItsOwn(t *testing.T) {
+	t.Parallel()
+	dir := copySet(t, millGame4(t))
+	reseal(t, dir, "3-3", func(m *format.Metadata) { m.Index = "no-such-scheme" })
+	start := "0-0-4-4" // its moves lead into 0-1-4-3 alone
+	if testing.Short() {
+		start = "0-0-3-3"
+	}
+	s, err := OpenSet(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.VerifyTier(context.Background(), start, VerifyOptions{Workers: 2}); err != nil {
+		t.Fatalf("VerifyTier %s: %v", start, err)
+	}
+	if n := opened(s); n != 2 {
+		t.Errorf("VerifyTier %s opened %d sectors, want 2", start, n)
+	}
+}
+
+// TestTierSetConcurrentFirstUse: many goroutines' first lookups in every sector of a
+// freshly opened set, with Info and Tables among them, open each member once and answer
+// as a set opened before does (run it with -race).
+func TestTierSetConcurrentFirstUse(t *testing.T) {
+	t.Parallel()
+	dir := millGame4(t)
+	states := statesOf(t, dir)
+	ref, err := OpenSet(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Close()
+	want := map[string]Answer{}
+	for name, state := range states {
+		if want[name], err = ref.Lookup(state); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := OpenSet(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const rounds = 4
+	var wg sync.WaitGroup
+	var failures atomic.Int32
+	for range rounds {
+		for name, state := range states {
+			wg.Go(func() {
+				a, err := s.Lookup(state)
+				if err != nil || a != want[name] {
+					failures.Add(1)
+					t.Errorf("sector %s: %+v, %v; want %+v", name, a, err, want[name])
+				}
+			})
+		}
+		wg.Go(func() {
+			if info := s.Info(); len(info.Tiers) != len(states) {
+				t.Errorf("Info lists %d sectors, want %d", len(info.Tiers), len(states))
+			}
+		})
+		wg.Go(func() {
+			for _, tab := range s.Tables() {
+				if tab.Meta().Slots == 0 {
+					t.Errorf("%s: no slots", tab.File())
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if o, n := opened(s), built(s); failures.Load() == 0 && (o != len(states) || n != len(states)) {
+		t.Errorf("%d sectors opened and %d built, want %d", o, n, len(states))
 	}
 }
 
@@ -241,48 +477,20 @@ func (g unorderedGame) NewTierWorker() games.TierWorker {
 // through change.
 func forge(t *testing.T, dir, name string, change func(codes []uint32)) {
 	t.Helper()
-	ctx := context.Background()
-	path := filepath.Join(dir, "sector-"+name+".tsm")
-	r, err := format.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	meta := r.Meta()
-	codes := make([]uint32, meta.Slots)
-	if err := r.Codes(codes, 0); err != nil {
-		t.Fatal(err)
-	}
-	r.Close()
-	change(codes)
-	if _, err := format.WriteFile(ctx, path, meta, func(dst []uint32, start uint64) { copy(dst, codes[start:]) },
-		format.WriteOptions{Workers: 1, Reproducible: true}); err != nil {
-		t.Fatal(err)
-	}
-	m, err := format.ReadManifest(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, x := range m.Members {
-		if x.Name == name {
-			st, _ := os.Stat(path)
-			m.Members[i].Bytes = st.Size()
-			m.Members[i].SHA256, _ = format.FileSHA256(path)
-		}
-	}
-	if err := format.WriteManifest(dir, m); err != nil {
-		t.Fatal(err)
-	}
+	rewriteSector(t, dir, name, func(_ *format.Metadata, codes []uint32) { change(codes) })
 }
 
-// verifyVariant is one way to run the forward check: workers, the memory budget, and
-// whether the positions are visited in slot order rather than the game's.
+// verifyVariant is one way to run the forward check: workers, the memory budget,
+// whether the positions are visited in slot order rather than the game's, and whether
+// the codes are held in two bytes where one would do.
 type verifyVariant struct {
 	workers   int
 	memory    uint64
 	unordered bool
+	wide      bool
 }
 
-var verifyVariantsAll = []verifyVariant{{2, 0, false}, {2, 1, true}, {3, 1, false}}
+var verifyVariantsAll = []verifyVariant{{2, 0, false, false}, {2, 1, true, false}, {3, 1, false, true}}
 
 // verifyVariants verifies the set in dir (the tier named, or all) in each variant; each
 // must give the same answer, which it returns.
@@ -298,7 +506,7 @@ func verifyVariants(t *testing.T, dir string, tier string, variants []verifyVari
 		if v.unordered {
 			s.tiers.g = unorderedGame{s.tiers.g}
 		}
-		opt := VerifyOptions{Workers: v.workers, Memory: v.memory}
+		opt := VerifyOptions{Workers: v.workers, Memory: v.memory, wideCodes: v.wide}
 		if tier == "" {
 			err = s.Verify(ctx, opt)
 		} else {
@@ -321,7 +529,7 @@ func verifyVariants(t *testing.T, dir string, tier string, variants []verifyVari
 // in the game's order and in slot order.
 func TestTierSetVerifyForward(t *testing.T) {
 	t.Parallel()
-	variants := []verifyVariant{{2, 1, false}, {2, 0, true}}
+	variants := []verifyVariant{{2, 1, false, false}, {2, 0, true, true}}
 	if testing.Short() {
 		variants = variants[:1] // slot order: see TestTierSetVerifyNamesFirstFailure
 	}
@@ -395,6 +603,40 @@ func TestTierSetVerifyNamesHole(t *testing.T) {
 			!strings.Contains(err.Error(), "sector "+child+", which holds the hole marker") {
 			t.Fatalf("verify %+v: a move into holes verified: %v", v, err)
 		}
+	}
+}
+
+// TestTierSetVerifyWideCodes: a sector whose codes take more than 8 bits is checked with
+// its codes in two bytes (a code past 255 read into one would be refused as corrupt, not
+// found inconsistent), alone and as the child of another; the other sectors' files, all
+// within 8 bits, are checked in bytes in the same set.
+func TestTierSetVerifyWideCodes(t *testing.T) {
+	t.Parallel()
+	child, parent := "4-4", "3-4-1-0"
+	if testing.Short() {
+		child, parent = "3-3", "2-3-1-0"
+	}
+	dir := copySet(t, millGame4(t))
+	rewriteSector(t, dir, child, func(meta *format.Metadata, _ []uint32) { meta.CodeBits = 9 })
+	for _, name := range []string{child, parent} {
+		if err := verifyVariants(t, dir, name, verifyVariantsAll); err != nil {
+			t.Fatalf("%s, %s's codes in 9 bits: %v", name, child, err)
+		}
+	}
+	// A win made 256 plies longer: a code past a byte, inconsistent with its moves.
+	var victim uint64
+	rewriteSector(t, dir, child, func(_ *format.Metadata, codes []uint32) {
+		for s, c := range codes {
+			if c >= 2 && c%2 == 1 {
+				victim, codes[s] = uint64(s), c+256
+				return
+			}
+		}
+		t.Fatal("no win")
+	})
+	err := verifyVariants(t, dir, child, verifyVariantsAll)
+	if !errors.Is(err, format.ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("inconsistent at slot %d ", victim)) {
+		t.Fatalf("a win 256 plies too long, at slot %d: %v", victim, err)
 	}
 }
 

@@ -18,6 +18,11 @@ import (
 // move leads to a draw. It names the first inconsistent position of the first tier that
 // has one.
 func (s *Set) verifyTiers(ctx context.Context, opt VerifyOptions) error {
+	// Every member is read: open them all first, side by side, naming the first that
+	// cannot be opened (the forward check reads the tables' metadata directly).
+	if err := s.OpenMembers(); err != nil {
+		return err
+	}
 	var all []games.Tier
 	for _, name := range s.tiers.names {
 		t, _ := s.tiers.g.ParseTier(name)
@@ -52,6 +57,18 @@ func (s *Set) VerifyTier(ctx context.Context, name string, opt VerifyOptions) er
 	}
 	if _, ok := s.tiers.byTier[t]; !ok {
 		return fmt.Errorf("tables: %s %s is not in %s", g.TierNoun(), name, s.dir)
+	}
+	// Only the tier and those its moves lead into are read: open them first, side by
+	// side (the forward check reads the tables' metadata directly); a damaged member
+	// elsewhere in the set is another unit's to report.
+	tabs := []*Table{s.tiers.byTier[t]}
+	for _, c := range g.TierChildren(t) {
+		if tab, ok := s.tiers.byTier[c]; ok && c != t {
+			tabs = append(tabs, tab)
+		}
+	}
+	if err := openTables(tabs); err != nil {
+		return err
 	}
 	if err := s.checkTierFile(ctx, name, opt); err != nil || opt.ChecksumsOnly {
 		return err

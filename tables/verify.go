@@ -25,9 +25,13 @@ type VerifyOptions struct {
 	// "load", "values") and how far it is.
 	Progress func(stage string, done, total uint64)
 	// Memory bounds the bytes of values the forward check of a tiered game's set holds
-	// at once (its tiers' and their children's, two bytes a slot); 0: half the memory
-	// available. It is raised to what the largest tier and its children need.
+	// at once (its tiers' and their children's: a byte a slot where every code they hold
+	// fits in one, else two); 0: half the memory available. It is raised to what the
+	// largest tier and its children need.
 	Memory uint64
+	// wideCodes holds the forward check's codes in two bytes even where one would do
+	// (tests: both widths check alike).
+	wideCodes bool
 }
 
 // Verify checks every block checksum and the stored counts against the values, and then
@@ -47,6 +51,9 @@ type VerifyOptions struct {
 // The values are streamed block by block into memory (one to four bytes a slot) and
 // checked in parallel.
 func (t *Table) Verify(ctx context.Context, opt VerifyOptions) error {
+	if err := t.opened(); err != nil {
+		return err
+	}
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
@@ -146,6 +153,9 @@ func loadCodes[T uint8 | uint16 | uint32](ctx context.Context, t *Table, workers
 
 // loadCodesInto is loadCodes into codes, one element per slot of t.
 func loadCodesInto[T uint8 | uint16 | uint32](ctx context.Context, t *Table, codes []T, workers int, progress func(done, total uint64)) error {
+	if err := t.opened(); err != nil { // a set's verification opens its members first; this is the guard
+		return err
+	}
 	n := t.meta.Slots
 	if uint64(len(codes)) != n {
 		return fmt.Errorf("tables: %d codes for the %d slots of %s", len(codes), n, t.path)

@@ -2,12 +2,14 @@ package values
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
 // TestCodeOfMovesMatchesSummary compares CodeOfMoves with a MoveSummary of the same codes
 // on random lists: empty, holes only, draws, wins and losses of every parity and size,
-// up to the largest 16-bit code.
+// up to the largest 16-bit code; and SummaryOf of what CodeOfMoves gives with the
+// MoveSummary, where no code is a hole.
 func TestCodeOfMovesMatchesSummary(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	pick := []func() uint16{
@@ -30,6 +32,15 @@ func TestCodeOfMovesMatchesSummary(t *testing.T) {
 		}
 		if got, want := CodeOfMoves(codes), s.Code(); got != want {
 			t.Fatalf("case %d: CodeOfMoves(%v) = %d, a MoveSummary says %d", i, codes, got, want)
+		}
+		if slices.Contains(codes, WDLHole) {
+			continue // SummaryOf is for codes without holes
+		}
+		sum := SummaryOf(CodeOfMoves(codes), len(codes))
+		gotO, gotR := sum.Value()
+		wo, wr := s.Value()
+		if sum.Moves != s.Moves || gotO != wo || gotR != wr {
+			t.Fatalf("case %d: SummaryOf(CodeOfMoves(%v)) = %+v (%v in %d), the MoveSummary %+v (%v in %d)", i, codes, sum, gotO, gotR, s, wo, wr)
 		}
 	}
 }

@@ -68,6 +68,26 @@ func (s MoveSummary) Value() (Outcome, int) {
 	return Loss, s.LoseIn
 }
 
+// SummaryOf is a summary of moves moves whose WDL codes, none of them the hole code,
+// combine to code (CodeOfMoves): the same Moves and Value as the MoveSummary of the codes
+// added one by one, for a solver that reads the codes of many positions' moves at once
+// (games.CodeGather) rather than one move at a time.
+func SummaryOf(code uint32, moves int) MoveSummary {
+	s := MoveSummary{Moves: moves}
+	if moves == 0 {
+		return s
+	}
+	switch o, r, _ := (WDLCodes{}).Decode(code); o {
+	case Win:
+		s.WinIn = r
+	case Draw:
+		s.Draw = true
+	default:
+		s.LoseIn = r
+	}
+	return s
+}
+
 // Code is Value as a WDL code.
 func (s MoveSummary) Code() uint32 {
 	o, r := s.Value()

@@ -1,7 +1,8 @@
 // Command firstprobe times what a fresh process pays before its first answer from a
-// set: opening the set (manifest, every member's header, metadata and block index) and
-// the first lookup of one position (the member's ranking tables, its first block), then
-// a warm lookup of the same position.
+// set: opening the set (the manifest, and a stat of every member's file: a tiered game's
+// members are opened on first use) and the first lookup of one position (its member's
+// header, metadata and block index, its ranking tables, its first block), then a warm
+// lookup of the same position.
 //
 //	go run ./benchmarks/firstprobe [-json] DIR POSITION
 //

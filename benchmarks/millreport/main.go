@@ -55,6 +55,11 @@ func report(w io.Writer, dir string, plies int) error {
 	if g == nil || g.(games.Game).Name() != "mill" {
 		return fmt.Errorf("%s is not a Mühle set", dir)
 	}
+	// Info summarises a member that cannot be opened by its file alone: open them all
+	// first, so that a damaged set fails here rather than print short totals.
+	if err := set.OpenMembers(); err != nil {
+		return err
+	}
 	info := set.Info()
 	p := &printer{w: w}
 	// Each side's stones at the start: the hand of the empty board's sector, the largest.

@@ -33,6 +33,9 @@ func runInfo(e *env, args []string) error {
 			return err
 		}
 		defer s.Close()
+		if err := s.OpenMembers(); err != nil { // Info summarises every member
+			return err
+		}
 		info := s.Info()
 		if done, err := writePlot(e, *plot, serve.SetDistributionSVG(info)); done || err != nil {
 			return err
@@ -228,7 +231,8 @@ func runVerify(e *env, args []string) (err error) {
 				what = "checksums, counts and SHA-256"
 			}
 			var err error
-			msg := fmt.Sprintf("%d %ss: %s match", len(s.Tables()), noun, what)
+			// The manifest's count: Tables would open every member, which --tier need not.
+			msg := fmt.Sprintf("%d %ss: %s match", len(s.Manifest().Members), noun, what)
 			if *tier != "" {
 				err = s.VerifyTier(ctx, *tier, opt)
 				msg = fmt.Sprintf("%s %s: %s match", noun, *tier, what)

@@ -33,20 +33,19 @@ func (m *Buf) Release() {
 	m.b = nil
 }
 
-// Words is the buffer as uint64s (len(b)/8 of them).
-func (m *Buf) Words() []uint64 {
-	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(m.b))), len(m.b)/8)
+// Slice is the buffer as an array of unsigned integers of type T (as many as fit whole).
+func Slice[T ~uint8 | ~uint16 | ~uint32 | ~uint64](m *Buf) []T {
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(m.b))), uintptr(len(m.b))/unsafe.Sizeof(T(0)))
 }
+
+// Words is the buffer as uint64s (len(b)/8 of them).
+func (m *Buf) Words() []uint64 { return Slice[uint64](m) }
 
 // Uint32s is the buffer as uint32s (len(b)/4 of them).
-func (m *Buf) Uint32s() []uint32 {
-	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(m.b))), len(m.b)/4)
-}
+func (m *Buf) Uint32s() []uint32 { return Slice[uint32](m) }
 
 // Uint16s is the buffer as uint16s (len(b)/2 of them).
-func (m *Buf) Uint16s() []uint16 {
-	return unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(m.b))), len(m.b)/2)
-}
+func (m *Buf) Uint16s() []uint16 { return Slice[uint16](m) }
 
 // NewWords returns a zeroed bitset of n bits outside the Go heap, and its buffer.
 func NewWords(n uint64) ([]uint64, *Buf) {
