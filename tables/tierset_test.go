@@ -583,15 +583,21 @@ func TestTierSetVerifyNamesFirstFailure(t *testing.T) {
 	}
 }
 
+// childAndParent names a moving sector and a placement sector whose moves lead into it
+// (smaller ones under -short).
+func childAndParent() (child, parent string) {
+	if testing.Short() {
+		return "3-3", "2-3-1-0"
+	}
+	return "4-4", "3-4-1-0"
+}
+
 // TestTierSetVerifyNamesHole: a child sector whose codes are all the hole marker
 // (resealed with valid checksums) fails the forward check of a sector moving into it,
 // naming the first position and a move into a hole, whatever the workers, order or memory.
 func TestTierSetVerifyNamesHole(t *testing.T) {
 	t.Parallel()
-	child, parent := "4-4", "3-4-1-0"
-	if testing.Short() {
-		child, parent = "3-3", "2-3-1-0"
-	}
+	child, parent := childAndParent()
 	dir := copySet(t, millGame4(t))
 	forge(t, dir, child, func(codes []uint32) { clear(codes) })
 	// The variants name the same position; which of its moves, depends on the order the
@@ -608,14 +614,11 @@ func TestTierSetVerifyNamesHole(t *testing.T) {
 
 // TestTierSetVerifyWideCodes: a sector whose codes take more than 8 bits is checked with
 // its codes in two bytes (a code past 255 read into one would be refused as corrupt, not
-// found inconsistent), alone and as the child of another; the other sectors' files, all
-// within 8 bits, are checked in bytes in the same set.
+// found inconsistent), alone and as the child of another: one such tier among those a
+// check reads makes the whole check hold two bytes a code.
 func TestTierSetVerifyWideCodes(t *testing.T) {
 	t.Parallel()
-	child, parent := "4-4", "3-4-1-0"
-	if testing.Short() {
-		child, parent = "3-3", "2-3-1-0"
-	}
+	child, parent := childAndParent()
 	dir := copySet(t, millGame4(t))
 	rewriteSector(t, dir, child, func(meta *format.Metadata, _ []uint32) { meta.CodeBits = 9 })
 	for _, name := range []string{child, parent} {
