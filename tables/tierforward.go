@@ -67,6 +67,64 @@ func tierBytes[C games.Code](s *Set, t games.Tier) uint64 {
 	return uint64(unsafe.Sizeof(C(0))) * s.tiers.byTier[t].meta.Slots
 }
 
+// forwardStep is one pass of the forward check: tiers checked side by side, twins of one
+// family (games.TwinTiers) whose children the game lists once, for head, and each reads
+// where they lie for it; or one tier alone, its own head. In the placement phase of Mühle
+// a board's sectors differ only in the stones in hand, and listing and ranking the
+// children is over half the work of the check: a board's several sectors share it.
+type forwardStep struct {
+	head  games.Tier
+	tiers []games.Tier // in the order of the check
+}
+
+// forwardSteps groups the tiers in order into steps: each with the twins of its family
+// that follow it in order (games.TwinTiers), as many as fit in budget bytes of codes
+// with the tiers they read (need), the first alone where even two do not.
+func (s *Set) forwardSteps(order []games.Tier, budget uint64, need func([]games.Tier) uint64) []forwardStep {
+	tt, twins := s.tiers.g.(games.TwinTiers)
+	checked := map[games.Tier]bool{}
+	for _, t := range order {
+		checked[t] = false
+	}
+	var out []forwardStep
+	for _, t := range order {
+		if checked[t] {
+			continue
+		}
+		checked[t] = true
+		step := forwardStep{head: t, tiers: []games.Tier{t}}
+		if twins {
+			family := tt.TierTwins(t)
+			step.head = family[0]
+			for _, u := range order {
+				if done, ok := checked[u]; ok && !done && slices.Contains(family, u) && need(append(slices.Clip(step.tiers), u)) <= budget {
+					step.tiers = append(step.tiers, u)
+					checked[u] = true
+				}
+			}
+		}
+		if len(step.tiers) == 1 {
+			step.head = t // alone, it lists its own children
+		}
+		out = append(out, step)
+	}
+	return out
+}
+
+// readsOfAll lists the tiers the forward check of the tiers ts reads, each once: ts
+// first, then every tier their moves lead into.
+func (s *Set) readsOfAll(ts []games.Tier) []games.Tier {
+	out := slices.Clone(ts)
+	for _, t := range ts {
+		for _, u := range s.readsOf(t) {
+			if !slices.Contains(out, u) {
+				out = append(out, u)
+			}
+		}
+	}
+	return out
+}
+
 // checkTiersForward checks the forward consistency of the tiers in order (see
 // verifyTiers), each with its children present in the set, and names the first
 // inconsistent position of the first tier that has one. It holds a code in a byte where
@@ -89,17 +147,18 @@ func (s *Set) checkTiersForward(ctx context.Context, order []games.Tier, opt Ver
 func checkTiersForwardIn[C games.Code](ctx context.Context, s *Set, order []games.Tier, opt VerifyOptions) error {
 	g := s.tiers.g
 	c := &tierCache[C]{s: s, held: map[games.Tier]*loadedTier[C]{}}
+	need := func(ts []games.Tier) uint64 {
+		var n uint64
+		for _, u := range s.readsOfAll(ts) {
+			n += tierBytes[C](s, u)
+		}
+		return n
+	}
 	var peak uint64
 	var peakTier games.Tier
 	for _, t := range order {
-		r := s.readsOf(t)
-		c.reads = append(c.reads, r)
-		var need uint64
-		for _, u := range r {
-			need += tierBytes[C](s, u)
-		}
-		if need > peak {
-			peak, peakTier = need, t
+		if n := need([]games.Tier{t}); n > peak {
+			peak, peakTier = n, t
 		}
 	}
 	avail := sysmem.Available()
@@ -112,24 +171,53 @@ func checkTiersForwardIn[C games.Code](ctx context.Context, s *Set, order []game
 		c.budget = avail / 2
 	}
 	c.budget = max(c.budget, peak)
+	twinBudget := c.budget
+	if opt.noTwins {
+		twinBudget = 0 // no two tiers fit: each is checked alone
+	}
+	steps := s.forwardSteps(order, twinBudget, need)
+	for _, st := range steps {
+		c.reads = append(c.reads, s.readsOfAll(st.tiers))
+	}
 	defer c.releaseAll()
-	for i, t := range order {
+	for i, st := range steps {
 		loaded, err := c.load(ctx, i, opt)
 		if err != nil {
 			return err
 		}
-		if err := checkForward(ctx, s, t, loaded, opt); err != nil {
-			return fmt.Errorf("%s: %w", s.tiers.byTier[t].File(), err)
+		failed, err := checkForward(ctx, s, st, loaded, opt)
+		if err == nil {
+			continue
 		}
+		// A step takes twins from further on in order: tiers before the failed one may
+		// not have been checked yet, and the first of them that fails is the one to name
+		// (a damaged tier makes those that move into it fail too).
+		at := slices.Index(order, failed)
+		var before []games.Tier
+		for _, later := range steps[i+1:] {
+			for _, u := range later.tiers {
+				if k := slices.Index(order, u); k >= 0 && k < at {
+					before = append(before, u)
+				}
+			}
+		}
+		if failed == games.GameOver || len(before) == 0 {
+			return err
+		}
+		c.releaseAll()
+		slices.SortFunc(before, func(a, b games.Tier) int { return slices.Index(order, a) - slices.Index(order, b) })
+		if earlier := checkTiersForwardIn[C](ctx, s, before, opt); earlier != nil {
+			return earlier
+		}
+		return err
 	}
 	return nil
 }
 
-// load returns the codes of the tiers step i reads, in the order of reads[i], loading
-// those not held and evicting first, while they would not fit, the held tier needed
-// again last.
-func (c *tierCache[C]) load(ctx context.Context, i int, opt VerifyOptions) ([]tierCodes[C], error) {
-	var out []tierCodes[C]
+// load returns the codes of the tiers step i reads, by tier, loading those not held and
+// evicting first, while they would not fit, the held tier needed again last.
+func (c *tierCache[C]) load(ctx context.Context, i int, opt VerifyOptions) (map[games.Tier][]C, error) {
+	out := map[games.Tier][]C{}
 	for _, t := range c.reads[i] {
 		h := c.held[t]
 		if h == nil {
@@ -149,7 +237,7 @@ func (c *tierCache[C]) load(ctx context.Context, i int, opt VerifyOptions) ([]ti
 			c.held[t] = h
 			c.used += need
 		}
-		out = append(out, tierCodes[C]{tier: t, codes: h.codes})
+		out[t] = h.codes
 	}
 	return out, nil
 }
@@ -191,47 +279,129 @@ func (c *tierCache[C]) releaseAll() {
 	c.used = 0
 }
 
+// twinCheck is what the forward check of one tier of a step needs: its table, its codes
+// and those of the tiers its moves lead into (loaded[0] its own), where its children lie
+// for each tier the step's head's lie in, and its first failure.
+type twinCheck[C games.Code] struct {
+	tier   games.Tier
+	tab    *Table
+	loaded []tierCodes[C]
+	// The head's child tiers (heads) and where the same children lie for this tier
+	// (mine); direct: the head's tiers may be read as this tier's (each goes to a
+	// different tier of this one's, none ends the game), so its gather reads the head's
+	// children as listed; else they are moved (retag) first.
+	heads, mine []games.Tier
+	direct      bool
+	first       *firstFailure
+}
+
+// newTwinCheck prepares the check of tier u of a step whose children are listed for head.
+func newTwinCheck[C games.Code](s *Set, head, u games.Tier, loaded map[games.Tier][]C) *twinCheck[C] {
+	g := s.tiers.g
+	tc := &twinCheck[C]{tier: u, tab: s.tiers.byTier[u], first: newFirstFailure(s.tiers.byTier[u].meta.Slots), direct: true}
+	for _, r := range s.readsOf(u) {
+		tc.loaded = append(tc.loaded, tierCodes[C]{tier: r, codes: loaded[r]})
+	}
+	if head == u {
+		return tc
+	}
+	tt := g.(games.TwinTiers)
+	for _, c := range g.TierChildren(head) {
+		m := tt.TwinChild(u, c)
+		if m == games.GameOver || slices.Contains(tc.mine, m) {
+			tc.direct = false
+		}
+		tc.heads, tc.mine = append(tc.heads, c), append(tc.mine, m)
+	}
+	return tc
+}
+
+// gatherTiers returns the tiers under which tc's gather reads each of its loaded tiers:
+// their own, or where it reads the head's children as listed, the head's tier whose
+// children lie in each (GameOver, which no listed child is looked up under, for one
+// none lie in).
+func (tc *twinCheck[C]) gatherTiers() []games.Tier {
+	out := make([]games.Tier, len(tc.loaded))
+	for k, l := range tc.loaded {
+		out[k] = l.tier
+		if tc.heads == nil || !tc.direct {
+			continue
+		}
+		out[k] = games.GameOver
+		if i := slices.Index(tc.mine, l.tier); i >= 0 {
+			out[k] = tc.heads[i]
+		}
+	}
+	return out
+}
+
+// retag appends to dst the children ps of the head moved to where they lie for tc.
+func (tc *twinCheck[C]) retag(dst, ps []games.TierPosition) []games.TierPosition {
+	for _, c := range ps {
+		if i := slices.Index(tc.heads, c.Tier); i >= 0 {
+			c.Tier = tc.mine[i]
+			if c.Tier == games.GameOver {
+				c.Slot = 0
+			}
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
 // forwardState is one worker's scratch in checkForward.
 type forwardState[C games.Code] struct {
 	tw       games.TierWorker
 	ow       games.OrderedTierWorker // tw, when it has an order of its own
 	cb       games.ChildBatch
-	gather   games.CodeGather[C]
 	slots    []uint64
-	own      []C      // the codes of the positions at slots
-	gathered []uint16 // the codes of their children, one per child
+	gather   []games.CodeGather[C] // one per tier of the step
+	own      []C                   // the codes of the positions at slots
+	gathered []uint16              // the codes of their children, one per child
+	moved    []games.TierPosition  // the children retagged for a twin (twinCheck.retag)
 }
 
-// checkForward recomputes every value of tier t from its children's codes; loaded holds
-// t's codes first, then those of every tier its moves may lead into.
-func checkForward[C games.Code](ctx context.Context, s *Set, t games.Tier, loaded []tierCodes[C], opt VerifyOptions) error {
+// checkForward recomputes every value of the tiers of step from their children's codes,
+// loaded by tier, and reports the first inconsistent position of the first tier of the
+// step that has one, and that tier (GameOver for a fault of no one tier). The children
+// of a chunk of positions are listed once, for the step's head, and read for each tier.
+func checkForward[C games.Code](ctx context.Context, s *Set, step forwardStep, loaded map[games.Tier][]C, opt VerifyOptions) (games.Tier, error) {
 	g := s.tiers.g
-	tab := s.tiers.byTier[t]
-	own := loaded[0].codes
-	n := tab.meta.Slots
-	first := newFirstFailure(n)
-	var checked atomic.Uint64
-	tiers, tabs := make([]games.Tier, len(loaded)), make([][]C, len(loaded))
-	for k, l := range loaded {
-		tiers[k], tabs[k] = l.tier, l.codes
+	n := g.TierSize(step.head)
+	var checks []*twinCheck[C]
+	for _, u := range step.tiers {
+		if slots := s.tiers.byTier[u].meta.Slots; slots != n {
+			return u, fmt.Errorf("%s: %s %s has %d slots, its twin %s %d (a fault of the game)",
+				s.tiers.byTier[u].File(), g.TierNoun(), g.TierName(u), slots, g.TierName(step.head), n)
+		}
+		checks = append(checks, newTwinCheck(s, step.head, u, loaded))
 	}
+	var checked atomic.Uint64
+	total := n * uint64(len(checks))
 	newState := func() *forwardState[C] {
-		st := &forwardState[C]{tw: g.NewTierWorker()}
+		st := &forwardState[C]{tw: g.NewTierWorker(), gather: make([]games.CodeGather[C], len(checks))}
 		st.ow, _ = st.tw.(games.OrderedTierWorker)
-		st.gather.SetTiers(tiers, tabs)
+		for k, tc := range checks {
+			tabs := make([][]C, len(tc.loaded))
+			for j, l := range tc.loaded {
+				tabs[j] = l.codes
+			}
+			st.gather[k].SetTiers(tc.gatherTiers(), tabs)
+		}
 		return st
 	}
 	err := parallel.ForEach(ctx, max(opt.Workers, 1), n, 1<<12, newState, func(st *forwardState[C], lo, hi uint64) error {
-		// In slot order a chunk after a known failure cannot hold the first; in the game's
-		// order a chunk's positions are no range of slots, and each is checked.
-		if st.ow == nil && first.before(lo) {
+		// In slot order a chunk after a known failure of every tier cannot hold the
+		// first; in the game's order a chunk's positions are no range of slots, and each
+		// is checked.
+		if st.ow == nil && !slices.ContainsFunc(checks, func(tc *twinCheck[C]) bool { return !tc.first.before(lo) }) {
 			return nil
 		}
 		st.slots = st.slots[:0]
 		if st.ow != nil {
-			st.slots = st.ow.ChildrenInOrder(t, lo, hi, st.slots, &st.cb)
+			st.slots = st.ow.ChildrenInOrder(step.head, lo, hi, st.slots, &st.cb)
 		} else {
-			st.tw.Children(t, lo, hi, &st.cb)
+			st.tw.Children(step.head, lo, hi, &st.cb)
 			for s := lo; s < hi; s++ {
 				st.slots = append(st.slots, s)
 			}
@@ -239,67 +409,87 @@ func checkForward[C games.Code](ctx context.Context, s *Set, t games.Tier, loade
 		if len(st.slots) != int(hi-lo) || len(st.cb.Off) != len(st.slots)+1 {
 			return fmt.Errorf("the game listed %d positions (%d with children) for %d", len(st.slots), len(st.cb.Off)-1, hi-lo)
 		}
-		// The positions' own codes first, in a loop of their own: in the game's order
-		// their slots are scattered over the tier, and read one by one between the
-		// children's, nearly every read would wait for memory alone.
-		st.own = st.own[:0]
 		for _, slot := range st.slots {
 			if slot >= n {
-				return fmt.Errorf("the game's order of %s %s names slot %d of %d", g.TierNoun(), g.TierName(t), slot, n)
-			}
-			st.own = append(st.own, own[slot])
-		}
-		// The children's codes, all read at once (games.CodeGather), then combined by the
-		// one rule as the one-pass solver combines them (values.CodeOfMoves). A position
-		// that does not check out, or a chunk with a child that cannot be read, is checked
-		// again by checkPosition, move by move, to say what is wrong.
-		failSlot, failMsg := n, ""
-		fail := func(slot uint64, msg string) {
-			if slot < failSlot {
-				failSlot, failMsg = slot, msg
+				return fmt.Errorf("the game's order of %s %s names slot %d of %d", g.TierNoun(), g.TierName(step.head), slot, n)
 			}
 		}
-		var bad int
-		st.gathered, bad = st.gather.Gather(st.gathered, st.cb.Pos)
-		least := uint16(0xFFFF)
-		for _, c := range st.gathered {
-			least = min(least, c)
-		}
-		holes := least == values.WDLHole
-		for p, slot := range st.slots {
-			children := st.cb.Pos[st.cb.Off[p]:st.cb.Off[p+1]]
-			if bad < 0 && !holes {
-				want := values.CodeOfMoves(st.gathered[st.cb.Off[p]:st.cb.Off[p+1]])
-				if tab.outcomeOnly {
-					want = values.OutcomeCode(want)
-				}
-				if uint32(st.own[p]) == want {
-					continue
-				}
-			}
-			msg := checkPosition(s, t, loaded, children, uint16(st.own[p]), tab)
-			if msg == "" && (bad < 0 && !holes) {
-				msg = "its moves' values combine to two different values (a fault of tablesmith)"
-			}
-			if msg != "" {
-				fail(slot, msg)
-				if st.ow == nil {
-					break // ascending slots: the chunk's first failure
-				}
-			}
-		}
-		if failMsg != "" {
-			first.record(failSlot, failMsg)
+		for k, tc := range checks {
+			checkChunk(s, tc, st, &st.gather[k])
 		}
 		if opt.Progress != nil {
-			opt.Progress("values", checked.Add(hi-lo), n)
+			opt.Progress("values", checked.Add((hi-lo)*uint64(len(checks))), total)
 		}
 		return nil
 	})
 	if err != nil {
-		return err
+		return games.GameOver, fmt.Errorf("%s: %w", checks[0].tab.File(), err)
 	}
-	return first.err(tab, "position")
+	for _, tc := range checks {
+		if err := tc.first.err(tc.tab, "position"); err != nil {
+			return tc.tier, fmt.Errorf("%s: %w", tc.tab.File(), err)
+		}
+	}
+	return 0, nil
+}
+
+// checkChunk checks tier tc's positions at st.slots, whose children (listed for the
+// step's head) are in st.cb.
+func checkChunk[C games.Code](s *Set, tc *twinCheck[C], st *forwardState[C], gather *games.CodeGather[C]) {
+	// The positions' own codes first, in a loop of their own: in the game's order their
+	// slots are scattered over the tier, and read one by one between the children's,
+	// nearly every read would wait for memory alone.
+	own := tc.loaded[0].codes
+	st.own = st.own[:0]
+	for _, slot := range st.slots {
+		st.own = append(st.own, own[slot])
+	}
+	children := st.cb.Pos
+	if !tc.direct {
+		st.moved = tc.retag(st.moved[:0], st.cb.Pos)
+		children = st.moved
+	}
+	// The children's codes, all read at once (games.CodeGather), then combined by the
+	// one rule as the one-pass solver combines them (values.CodeOfMoves). A position
+	// that does not check out, or a chunk with a child that cannot be read, is checked
+	// again by checkPosition, move by move, to say what is wrong.
+	n := tc.tab.meta.Slots
+	failSlot, failMsg := n, ""
+	var bad int
+	st.gathered, bad = gather.Gather(st.gathered, children)
+	least := uint16(0xFFFF)
+	for _, c := range st.gathered {
+		least = min(least, c)
+	}
+	holes := least == values.WDLHole
+	for p, slot := range st.slots {
+		if bad < 0 && !holes {
+			want := values.CodeOfMoves(st.gathered[st.cb.Off[p]:st.cb.Off[p+1]])
+			if tc.tab.outcomeOnly {
+				want = values.OutcomeCode(want)
+			}
+			if uint32(st.own[p]) == want {
+				continue
+			}
+		}
+		mine := children[st.cb.Off[p]:st.cb.Off[p+1]]
+		if tc.direct && tc.heads != nil {
+			mine = tc.retag(nil, mine)
+		}
+		msg := checkPosition(s, tc.tier, tc.loaded, mine, uint16(st.own[p]), tc.tab)
+		if msg == "" && (bad < 0 && !holes) {
+			msg = "its moves' values combine to two different values (a fault of tablesmith)"
+		}
+		if msg != "" && slot < failSlot {
+			failSlot, failMsg = slot, msg
+			if st.ow == nil {
+				break // ascending slots: the chunk's first failure
+			}
+		}
+	}
+	if failMsg != "" {
+		tc.first.record(failSlot, failMsg)
+	}
 }
 
 // checkPosition checks one position of tier t whose moves lead to children and whose

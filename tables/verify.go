@@ -32,6 +32,8 @@ type VerifyOptions struct {
 	// wideCodes holds the forward check's codes in two bytes even where one would do
 	// (tests: both widths check alike).
 	wideCodes bool
+	// noTwins checks each tier alone, never twins side by side (tests: both check alike).
+	noTwins bool
 }
 
 // Verify checks every block checksum and the stored counts against the values, and then

@@ -26,7 +26,11 @@ import (
 //   - where the worker has an order of its own (games.OrderedTierWorker), it is a
 //     permutation of every tier's slots up to wholeOrder of them, and each position in it
 //     has the children of the slot it names (on samples runs of 64 positions of the
-//     larger tiers).
+//     larger tiers);
+//   - where the game has families of twins (games.TwinTiers), each tier's family holds it
+//     and is the family of each of its members, and each twin's positions have the
+//     children of the family's first's where TwinChild says, in the same order (on the
+//     same samples, by Children and by the worker's own order).
 func CheckTiered(t *testing.T, g games.TieredGame, samples int) {
 	t.Helper()
 	all := g.Tiers()
@@ -60,6 +64,7 @@ func CheckTiered(t *testing.T, g games.TieredGame, samples int) {
 	}
 
 	checkOrder(t, g, samples)
+	checkTwins(t, g, samples)
 	rng := rand.New(rand.NewPCG(1, 2))
 	w := g.NewTierWorker()
 	var cb, back games.ChildBatch
@@ -187,6 +192,84 @@ func checkOrder(t *testing.T, g games.TieredGame, samples int) {
 				t.Fatalf("%s: position %d of the order gave %d slots", g.TierName(tier), k, len(slots))
 			}
 			same(tier, &cb, 0, slots[0])
+		}
+	}
+}
+
+// checkTwins checks a game's families of twin tiers (games.TwinTiers).
+func checkTwins(t *testing.T, g games.TieredGame, samples int) {
+	t.Helper()
+	tt, ok := g.(games.TwinTiers)
+	if !ok {
+		return
+	}
+	w := g.NewTierWorker()
+	ow, ordered := w.(games.OrderedTierWorker)
+	rng := rand.New(rand.NewPCG(5, 6))
+	var first, twin games.ChildBatch
+	// sameChildren checks that position i of twin's batch for u has the children of
+	// position i of first's, moved where TwinChild says.
+	sameChildren := func(u games.Tier, how string, i int) {
+		head := tt.TierTwins(u)[0]
+		want := slices.Clone(first.Pos[first.Off[i]:first.Off[i+1]])
+		for k, c := range want {
+			want[k].Tier = tt.TwinChild(u, c.Tier)
+			if want[k].Tier == games.GameOver {
+				want[k].Slot = 0
+			}
+		}
+		if got := twin.Pos[twin.Off[i]:twin.Off[i+1]]; !slices.Equal(got, want) {
+			t.Fatalf("%s (%s, position %d): children %v; those of %s moved to its twin's tiers are %v",
+				g.TierName(u), how, i, got, g.TierName(head), want)
+		}
+	}
+	for _, tier := range g.Tiers() {
+		family := tt.TierTwins(tier)
+		if !slices.Contains(family, tier) {
+			t.Fatalf("%s: its family %v does not hold it", g.TierName(tier), family)
+		}
+		head := family[0]
+		for _, c := range g.TierChildren(head) {
+			if tt.TwinChild(head, c) != c {
+				t.Fatalf("%s: TwinChild of the family's first moves its child tier %s to %s", g.TierName(head), g.TierName(c), g.TierName(tt.TwinChild(head, c)))
+			}
+		}
+		if tier != head {
+			continue // each family once, from its first
+		}
+		n := g.TierSize(head)
+		for _, u := range family {
+			if got := tt.TierTwins(u); !slices.Equal(got, family) {
+				t.Fatalf("%s: family %v, but its twin %s has %v", g.TierName(u), got, g.TierName(head), family)
+			}
+			if g.TierSize(u) != n {
+				t.Fatalf("%s has %d slots, its twin %s %d", g.TierName(u), g.TierSize(u), g.TierName(head), n)
+			}
+			for _, c := range g.TierChildren(head) {
+				if m := tt.TwinChild(u, c); m != games.GameOver && !slices.Contains(g.TierChildren(u), m) {
+					t.Fatalf("%s: TwinChild moves %s to %s, which TierChildren(%s) does not list", g.TierName(u), g.TierName(c), g.TierName(m), g.TierName(u))
+				}
+			}
+			for range samples {
+				k := rng.Uint64N(n)
+				run := min(n-k, 64)
+				w.Children(head, k, k+run, &first)
+				w.Children(u, k, k+run, &twin)
+				for i := range int(run) {
+					sameChildren(u, "Children", i)
+				}
+				if !ordered {
+					continue
+				}
+				fs := ow.ChildrenInOrder(head, k, k+run, nil, &first)
+				us := ow.ChildrenInOrder(u, k, k+run, nil, &twin)
+				if !slices.Equal(fs, us) {
+					t.Fatalf("%s: its order at %d..%d visits slots %v, its twin %s %v", g.TierName(u), k, k+run, us, g.TierName(head), fs)
+				}
+				for i := range int(run) {
+					sameChildren(u, "ChildrenInOrder", i)
+				}
+			}
 		}
 	}
 }

@@ -40,6 +40,8 @@ import (
 // moved or placed, one stone off that image.
 type childFrame struct {
 	sec     *Sector // the children's sector
+	key     uint32  // the children's own stones
+	g       Sym     // the symmetry taking them to their class's canonical mask
 	class   uint32
 	trivial bool // the class's stabiliser is trivial: the image is the child's placement
 	free    uint32
@@ -54,8 +56,28 @@ func newChildFrame(sec *Sector, own, opp uint32) childFrame {
 	class, g := e>>4, Sym(e&15)
 	free := ^sec.own.canon[class] & Full
 	img := g.Apply(own)
-	return childFrame{sec: sec, class: class, trivial: int(class) < sec.own.trivial, free: free, img: img,
+	return childFrame{sec: sec, key: opp, g: g, class: class, trivial: int(class) < sec.own.trivial, free: free, img: img,
 		packed: pext(img, free), base: uint64(class) * sec.per, perm: &symPerm[g]}
+}
+
+// rank returns the slot of the child whose opponent stones are opp, the frame's own
+// stones being its own: Sector.Rank with the own stones' class already found.
+func (f *childFrame) rank(opp uint32) uint64 {
+	img := f.g.Apply(opp)
+	return f.slot(img, pext(img, f.free))
+}
+
+// captureFrame returns the frame of the children with own stones own in sector sec, kept
+// in slot i of the worker's capture frames while own and sec stay the same: a capture
+// child's own stones are the parent's opponent stones less the one captured, and in the
+// game's order (ChildrenInOrder) consecutive positions share their opponent stones, so
+// their captures find those stones' class once rather than once per child.
+func (tw *tierWorker) captureFrame(i int, sec *Sector, own uint32) *childFrame {
+	f := &tw.captures[i]
+	if f.sec != sec || f.key != own {
+		*f = newChildFrame(sec, 0, own)
+	}
+	return f
 }
 
 // image returns the image of point p under the frame's symmetry and its free-point

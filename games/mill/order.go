@@ -74,7 +74,7 @@ func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *ga
 				b.Pos = append(b.Pos, games.TierPosition{Tier: games.GameOver})
 				continue
 			}
-			b.Pos = append(b.Pos, games.TierPosition{Tier: xtier, Slot: xsec.Rank(opp&^(1<<c), stones)})
+			b.Pos = append(b.Pos, games.TierPosition{Tier: xtier, Slot: tw.captureFrame(c, xsec, opp&^(1<<c)).rank(stones)})
 		}
 	}
 	empty := ^(own | opp) & Full

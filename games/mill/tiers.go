@@ -231,6 +231,50 @@ func (Game) TierChildren(t games.Tier) []games.Tier {
 	return out
 }
 
+var _ games.TwinTiers = Game{}
+
+// TierTwins returns the placement sectors with the board of t and any stones in hand: they
+// differ only in the stones left to place, so their positions are the same boards, slot
+// for slot, and so are their moves, each leading to the same board in the sector of the
+// hands after it. The first is the one whose opponent holds the most, whose captures end
+// the game only where every twin's do (see TwinChild). A moving-phase sector has no twin.
+func (Game) TierTwins(t games.Tier) []games.Tier {
+	w, b, wh, _, ok := tierStones(t)
+	if !ok || wh == 0 {
+		return []games.Tier{t}
+	}
+	var out []games.Tier
+	for bh := MaxStones; bh >= 0; bh-- {
+		for _, h := range [2]int{bh + 1, bh} {
+			if u := tierOf(w, b, h, bh); h >= 1 && h <= MaxStones {
+				if _, _, _, _, ok := tierStones(u); ok {
+					out = append(out, u)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TwinChild returns the sector into which the move of twin u goes whose twin in the
+// family's first goes into c, at the same slot: the board of c with u's hands after the
+// move, or GameOver where the opponent of u is then left with fewer than three stones on
+// the board and in hand (a capture in a sector whose opponent holds fewer).
+func (Game) TwinChild(u, c games.Tier) games.Tier {
+	_, _, wh, bh, ok := tierStones(u)
+	cw, cb, _, _, cok := tierStones(c)
+	if !ok || !cok || c == games.GameOver {
+		return games.GameOver
+	}
+	if wh == 0 {
+		return c
+	}
+	if cw+bh < MinStones {
+		return games.GameOver
+	}
+	return tierOf(cw, cb, bh, wh-1)
+}
+
 // TierSize is the number of classes of the sector: the symmetry classes of its board.
 func (Game) TierSize(t games.Tier) uint64 {
 	w, b, _, _, ok := tierStones(t)
@@ -268,6 +312,9 @@ type tierWorker struct {
 	pred  []Pred
 	local []uint64
 	secs  [MaxStones + 1][MaxStones + 1]*Sector
+	// captures[c] is the frame of the children whose own stones are some opponent
+	// stones less the one on point c (see captureFrame).
+	captures [Points]childFrame
 	// distinct's hash set: setKey[h] is a member while setGenAt[h] == setGen.
 	setKey   [256]uint64
 	setGenAt [256]uint32
