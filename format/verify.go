@@ -15,6 +15,15 @@ import (
 // 23: checksum mismatch ...") and wraps ErrCorrupt. progress, if set, is
 // called from the calling goroutine with the number of slots checked so far.
 func (r *Reader) Verify(ctx context.Context, progress func(done, total uint64)) error {
+	return r.VerifyEach(ctx, progress, nil)
+}
+
+// VerifyEach is Verify, handing the codes to each as they are checked: a run of them
+// from slot first on, in no particular order, from several goroutines (codes is reused
+// after each returns). A reader that needs every code checks them as it reads them,
+// rather than decompressing the file twice. An error from each stops the check and is
+// returned.
+func (r *Reader) VerifyEach(ctx context.Context, progress func(done, total uint64), each func(first uint64, codes []uint32) error) error {
 	if _, err := r.index(); err != nil {
 		return err
 	}
@@ -50,7 +59,7 @@ func (r *Reader) Verify(ctx context.Context, progress func(done, total uint64)) 
 			data, err := r.readBlock(block, wk.buf)
 			if err == nil {
 				wk.buf = data
-				err = r.countBlock(block, data, wk.codes, &wk.c)
+				err = r.countBlock(block, data, wk.codes, &wk.c, each)
 			}
 			if err != nil {
 				mu.Lock()
@@ -84,14 +93,19 @@ func (r *Reader) Verify(ctx context.Context, progress func(done, total uint64)) 
 	return r.compareCounts(c)
 }
 
-// countBlock counts the codes of a decoded block and checks that the bits
-// after the last code are zero.
-func (r *Reader) countBlock(block int, data []byte, codes []uint32, c *counter) error {
+// countBlock counts the codes of a decoded block, handing them to each if set, and
+// checks that the bits after the last code are zero.
+func (r *Reader) countBlock(block int, data []byte, codes []uint32, c *counter, each func(uint64, []uint32) error) error {
 	slots := r.blockSlots(block)
 	for first := uint64(0); first < slots; first += uint64(len(codes)) {
 		chunk := codes[:min(uint64(len(codes)), slots-first)]
 		unpack(chunk, data, first, r.bits)
 		c.add(chunk)
+		if each != nil {
+			if err := each(uint64(block)*r.spb+first, chunk); err != nil {
+				return err
+			}
+		}
 	}
 	return r.checkPadding(block, data)
 }

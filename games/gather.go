@@ -24,6 +24,7 @@ type CodeGather[C Code] struct {
 	tabs  [][]C    // tabs[k]: the codes of tiers[k]; the last one holds GameOverCode alone
 	from  []uint32 // a located child's index into tabs
 	at    []uint64 // its slot in tabs[from]
+	least uint16   // the least code the last Gather read
 }
 
 // Code is the type of an array of WDL codes held in memory: uint8 where every code fits
@@ -35,7 +36,9 @@ type Code interface{ uint8 | uint16 }
 var GameOverCode = uint16(values.WDLCodes{}.Code(values.Loss, 0))
 
 // SetTiers makes g read the codes of tiers[k] from tabs[k]; it panics unless there are
-// as many tables as tiers (a game-over child would read another tier's codes).
+// as many tables as tiers (a game-over child would read another tier's codes). A child
+// is never looked up under GameOver: an entry of tiers that is GameOver holds a place
+// that no child reads.
 func (g *CodeGather[C]) SetTiers(tiers []Tier, tabs [][]C) {
 	if len(tabs) != len(tiers) {
 		panic(fmt.Sprintf("games: CodeGather.SetTiers: %d tables for %d tiers", len(tabs), len(tiers)))
@@ -67,8 +70,17 @@ func (g *CodeGather[C]) Gather(dst []uint16, children []TierPosition) ([]uint16,
 	}
 	dst = slices.Grow(dst[:0], len(children))[:len(children)]
 	tabs, at := g.tabs, g.at[:len(children)]
+	least := uint16(0xFFFF)
 	for j, k := range g.from[:len(children)] {
-		dst[j] = uint16(tabs[k][at[j]])
+		c := uint16(tabs[k][at[j]])
+		dst[j] = c
+		least = min(least, c)
 	}
+	g.least = least
 	return dst, -1
 }
+
+// Least returns the least code the last Gather that succeeded read (0xFFFF for none): a
+// check finds a child that holds the hole marker (values.WDLHole, 0) without another
+// pass over the codes.
+func (g *CodeGather[C]) Least() uint16 { return g.least }

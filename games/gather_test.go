@@ -37,6 +37,9 @@ func testCodeGather[C Code](t *testing.T) {
 			if bad < 0 && !slices.Equal(got, tc.want) {
 				t.Fatalf("codes %v, want %v", got, tc.want)
 			}
+			if least := slices.Min(append(slices.Clone(tc.want), 0xFFFF)); bad < 0 && g.Least() != least {
+				t.Fatalf("least code %d, want %d", g.Least(), least)
+			}
 			if bad >= 0 && len(got) != 0 {
 				t.Fatalf("codes %v after a bad child, want none", got)
 			}

@@ -85,21 +85,21 @@ type OrderedTierWorker interface {
 	ChildrenInOrder(t Tier, lo, hi uint64, slots []uint64, b *ChildBatch) []uint64
 }
 
-// TwinTiers is implemented by a tiered game whose tiers come in families of twins: tiers
-// of the same size whose positions are the same slot for slot, and whose moves are the
-// same, the children of a twin differing from those of another only in the tiers they
-// lie in (Mühle: the placement sectors of one board, which differ only in the stones
-// left in hand). A pass over the positions of several twins (the forward check of
-// verify) then lists the children once, for the family's first, and reads each twin's
-// children where TwinChild says they lie.
-type TwinTiers interface {
-	// TierTwins returns the family of t, t among them (alone in it where it has no twin),
-	// its first the twin whose children a TierWorker lists for them all.
-	TierTwins(t Tier) []Tier
-	// TwinChild returns the tier in which the child of twin u lies that lies in tier c
-	// for the family's first, at the same slot; GameOver where that move ends the game
-	// for u. For the first itself it returns c.
-	TwinChild(u, c Tier) Tier
+// SiblingTiers is implemented by a tiered game whose tiers come in families of siblings:
+// tiers of the same size whose positions are the same slot for slot, and whose moves are
+// the same, the children of a sibling differing from those of another only in the tiers
+// they lie in (Mühle: the placement sectors of one board, which differ only in the stones
+// left in hand). A pass over the positions of several siblings (the forward check of
+// verify) then lists the children once, for the family's first, and reads each
+// sibling's children where SiblingChild says they lie.
+type SiblingTiers interface {
+	// TierSiblings returns the family of t, t among them (alone in it where it has no
+	// sibling), its first the sibling whose children a TierWorker lists for them all.
+	TierSiblings(t Tier) []Tier
+	// SiblingChild returns the tier in which the child of sibling u lies that lies in
+	// tier c for the family's first, at the same slot; GameOver where that move ends the
+	// game for u. For the first itself it returns c.
+	SiblingChild(u, c Tier) Tier
 }
 
 // ChildBatch is a TierWorker's answer to Children, reused from call to call.

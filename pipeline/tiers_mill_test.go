@@ -5,12 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/games/mill"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
@@ -320,5 +323,60 @@ func TestTierSetRulesBeforePlacement(t *testing.T) {
 func TestMillWorkerCountsOnce(t *testing.T) {
 	if _, ok := millGame.NewTierWorker().(onceWorker); !ok {
 		t.Fatalf("%T is no onceWorker", millGame.NewTierWorker())
+	}
+}
+
+// faultyOnceGame is Mühle with one bogus move added to the last position of every batch
+// its workers count once (onceWorker): a move into sector to, at slot.
+type faultyOnceGame struct {
+	mill.Game
+	to   games.Tier
+	slot uint64
+}
+
+func (g faultyOnceGame) NewTierWorker() games.TierWorker {
+	return faultyOnceWorker{g.Game.NewTierWorker(), g}
+}
+
+type faultyOnceWorker struct {
+	games.TierWorker
+	g faultyOnceGame
+}
+
+func (w faultyOnceWorker) ChildrenOnce(t games.Tier, lo, hi uint64, once games.Tier, b *games.ChildBatch, counts []uint32) []uint32 {
+	counts = w.TierWorker.(onceWorker).ChildrenOnce(t, lo, hi, once, b, counts)
+	b.Pos = append(b.Pos, games.TierPosition{Tier: w.g.to, Slot: w.g.slot})
+	b.Off[len(b.Off)-1]++
+	return counts
+}
+
+// TestMillOnceFaultyMoveNamed: in a sector pair's first pass, where the children counted
+// once are counted apart and the others read at once as exits, a move into a sector the
+// pair does not lead into, or past the end of one it does, fails the build naming it
+// (the chunk goes back to being summarised move by move), rather than reading a code
+// from elsewhere.
+func TestMillOnceFaultyMoveNamed(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := buildMillUpTo(context.Background(), dir, 7, TierOptions{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	exit := millTiers(t, "3-4")[0]
+	for _, c := range []struct {
+		to   games.Tier
+		slot uint64
+		want string
+	}{
+		{millTiers(t, "5-5")[0], 0, "a move of sector 4-4 leads into sector 5-5, which it does not declare as a child"},
+		{exit, millGame.TierSize(exit), fmt.Sprintf("a move leads to slot %d of sector 3-4, which has %d", millGame.TierSize(exit), millGame.TierSize(exit))},
+	} {
+		g := faultyOnceGame{millGame, c.to, c.slot}
+		_, err := BuildTierUnit(context.Background(), g, dir, millUnit(t, "4-4"), TierOptions{Workers: 2})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Fatalf("a bogus move to %s slot %d: %v, want %q", millGame.TierName(c.to), c.slot, err, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "sector-4-4.tsm")); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("a bogus move to %s: sector 4-4 written (%v)", millGame.TierName(c.to), err)
+		}
 	}
 }

@@ -26,7 +26,9 @@ import (
 //
 // Within a tier the positions are visited in the game's own order where it has one
 // (games.OrderedTierWorker), in which the children of consecutive positions lie close
-// together: their codes then come from the cache rather than from memory.
+// together: their codes then come from the cache rather than from memory. Siblings
+// (games.SiblingTiers: Mühle's placement sectors of one board) are checked side by side,
+// their children listed once (see forwardStep).
 
 // tierCodes is the codes of one loaded tier.
 type tierCodes[C games.Code] struct {
@@ -40,14 +42,26 @@ type loadedTier[C games.Code] struct {
 	mem   *bigmem.Buf
 }
 
-// tierCache holds the codes of loaded tiers within budget bytes, for a check that visits
-// the tiers order[0], order[1], … each reading the tiers in reads[i].
+// tierCache holds the codes of loaded tiers within budget bytes, for a check whose steps
+// 0, 1, … each read the tiers in reads[i].
 type tierCache[C games.Code] struct {
 	s      *Set
 	reads  [][]games.Tier
 	budget uint64
 	used   uint64
 	held   map[games.Tier]*loadedTier[C]
+	blocks map[games.Tier]bool // tiers whose blocks are checked when loaded, until they are
+}
+
+// unchecked lists the tiers whose blocks are still to be checked.
+func (c *tierCache[C]) unchecked() []games.Tier {
+	var out []games.Tier
+	for t, due := range c.blocks {
+		if due {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // readsOf lists the tiers the forward check of tier t reads: t first, then every other
@@ -67,21 +81,21 @@ func tierBytes[C games.Code](s *Set, t games.Tier) uint64 {
 	return uint64(unsafe.Sizeof(C(0))) * s.tiers.byTier[t].meta.Slots
 }
 
-// forwardStep is one pass of the forward check: tiers checked side by side, twins of one
-// family (games.TwinTiers) whose children the game lists once, for head, and each reads
-// where they lie for it; or one tier alone, its own head. In the placement phase of Mühle
-// a board's sectors differ only in the stones in hand, and listing and ranking the
+// forwardStep is one pass of the forward check: tiers checked side by side, siblings of
+// one family (games.SiblingTiers) whose children the game lists once, for head, and each
+// reads where they lie for it; or one tier alone, its own head. In the placement phase of
+// Mühle a board's sectors differ only in the stones in hand, and listing and ranking the
 // children is over half the work of the check: a board's several sectors share it.
 type forwardStep struct {
 	head  games.Tier
 	tiers []games.Tier // in the order of the check
 }
 
-// forwardSteps groups the tiers in order into steps: each with the twins of its family
-// that follow it in order (games.TwinTiers), as many as fit in budget bytes of codes
+// forwardSteps groups the tiers in order into steps: each with the siblings of its family
+// that follow it in order (games.SiblingTiers), as many as fit in budget bytes of codes
 // with the tiers they read (need), the first alone where even two do not.
 func (s *Set) forwardSteps(order []games.Tier, budget uint64, need func([]games.Tier) uint64) []forwardStep {
-	tt, twins := s.tiers.g.(games.TwinTiers)
+	tt, siblings := s.tiers.g.(games.SiblingTiers)
 	checked := map[games.Tier]bool{}
 	for _, t := range order {
 		checked[t] = false
@@ -93,8 +107,8 @@ func (s *Set) forwardSteps(order []games.Tier, budget uint64, need func([]games.
 		}
 		checked[t] = true
 		step := forwardStep{head: t, tiers: []games.Tier{t}}
-		if twins {
-			family := tt.TierTwins(t)
+		if siblings {
+			family := tt.TierSiblings(t)
 			step.head = family[0]
 			for _, u := range order {
 				if done, ok := checked[u]; ok && !done && slices.Contains(family, u) && need(append(slices.Clip(step.tiers), u)) <= budget {
@@ -127,26 +141,31 @@ func (s *Set) readsOfAll(ts []games.Tier) []games.Tier {
 
 // checkTiersForward checks the forward consistency of the tiers in order (see
 // verifyTiers), each with its children present in the set, and names the first
-// inconsistent position of the first tier that has one. It holds a code in a byte where
-// the codes of every tier it reads fit in one.
-func (s *Set) checkTiersForward(ctx context.Context, order []games.Tier, opt VerifyOptions) error {
+// inconsistent position of the first tier that has one. The files of the tiers in
+// blocks have every block checked (checksums, counts; format.Reader.VerifyEach) as they
+// are first loaded. It holds a code in a byte where the codes of every tier it reads
+// fit in one.
+func (s *Set) checkTiersForward(ctx context.Context, order, blocks []games.Tier, opt VerifyOptions) error {
 	if opt.wideCodes {
-		return checkTiersForwardIn[uint16](ctx, s, order, opt)
+		return checkTiersForwardIn[uint16](ctx, s, order, blocks, opt)
 	}
 	for _, t := range order {
 		for _, u := range s.readsOf(t) {
 			if s.tiers.byTier[u].meta.CodeBits > 8 {
-				return checkTiersForwardIn[uint16](ctx, s, order, opt)
+				return checkTiersForwardIn[uint16](ctx, s, order, blocks, opt)
 			}
 		}
 	}
-	return checkTiersForwardIn[uint8](ctx, s, order, opt)
+	return checkTiersForwardIn[uint8](ctx, s, order, blocks, opt)
 }
 
 // checkTiersForwardIn is checkTiersForward with the codes held in Cs.
-func checkTiersForwardIn[C games.Code](ctx context.Context, s *Set, order []games.Tier, opt VerifyOptions) error {
+func checkTiersForwardIn[C games.Code](ctx context.Context, s *Set, order, blocks []games.Tier, opt VerifyOptions) error {
 	g := s.tiers.g
-	c := &tierCache[C]{s: s, held: map[games.Tier]*loadedTier[C]{}}
+	c := &tierCache[C]{s: s, held: map[games.Tier]*loadedTier[C]{}, blocks: map[games.Tier]bool{}}
+	for _, t := range blocks {
+		c.blocks[t] = true
+	}
 	need := func(ts []games.Tier) uint64 {
 		var n uint64
 		for _, u := range s.readsOfAll(ts) {
@@ -171,11 +190,11 @@ func checkTiersForwardIn[C games.Code](ctx context.Context, s *Set, order []game
 		c.budget = avail / 2
 	}
 	c.budget = max(c.budget, peak)
-	twinBudget := c.budget
-	if opt.noTwins {
-		twinBudget = 0 // no two tiers fit: each is checked alone
+	siblingBudget := c.budget
+	if opt.noSiblings {
+		siblingBudget = 0 // no two tiers fit: each is checked alone
 	}
-	steps := s.forwardSteps(order, twinBudget, need)
+	steps := s.forwardSteps(order, siblingBudget, need)
 	for _, st := range steps {
 		c.reads = append(c.reads, s.readsOfAll(st.tiers))
 	}
@@ -189,9 +208,12 @@ func checkTiersForwardIn[C games.Code](ctx context.Context, s *Set, order []game
 		if err == nil {
 			continue
 		}
-		// A step takes twins from further on in order: tiers before the failed one may
+		// A step takes siblings from further on in order: tiers before the failed one may
 		// not have been checked yet, and the first of them that fails is the one to name
-		// (a damaged tier makes those that move into it fail too).
+		// (a damaged tier makes those that move into it fail too). They are checked now,
+		// their codes loaded afresh: a failure costs at most the check it cut short. An
+		// error that is no inconsistency of one tier (a file that cannot be read, a fault
+		// of the game) is reported at once.
 		at := slices.Index(order, failed)
 		var before []games.Tier
 		for _, later := range steps[i+1:] {
@@ -205,8 +227,11 @@ func checkTiersForwardIn[C games.Code](ctx context.Context, s *Set, order []game
 			return err
 		}
 		c.releaseAll()
+		if opt.rechecked != nil {
+			opt.rechecked(failed, before)
+		}
 		slices.SortFunc(before, func(a, b games.Tier) int { return slices.Index(order, a) - slices.Index(order, b) })
-		if earlier := checkTiersForwardIn[C](ctx, s, before, opt); earlier != nil {
+		if earlier := checkTiersForwardIn[C](ctx, s, before, c.unchecked(), opt); earlier != nil {
 			return earlier
 		}
 		return err
@@ -230,10 +255,15 @@ func (c *tierCache[C]) load(ctx context.Context, i int, opt VerifyOptions) (map[
 			tab := c.s.tiers.byTier[t]
 			mem := bigmem.New(need)
 			h = &loadedTier[C]{codes: bigmem.Slice[C](mem)[:tab.meta.Slots], mem: mem}
-			if err := loadCodesInto(ctx, tab, h.codes, max(opt.Workers, 1), nil); err != nil {
+			load := loadCodesInto[C]
+			if c.blocks[t] {
+				load = loadCheckedInto[C]
+			}
+			if err := load(ctx, tab, h.codes, max(opt.Workers, 1), nil); err != nil {
 				mem.Release()
 				return nil, fmt.Errorf("%s: %w", tab.File(), err)
 			}
+			c.blocks[t] = false
 			c.held[t] = h
 			c.used += need
 		}
@@ -279,10 +309,10 @@ func (c *tierCache[C]) releaseAll() {
 	c.used = 0
 }
 
-// twinCheck is what the forward check of one tier of a step needs: its table, its codes
+// siblingCheck is what the forward check of one tier of a step needs: its table, its codes
 // and those of the tiers its moves lead into (loaded[0] its own), where its children lie
 // for each tier the step's head's lie in, and its first failure.
-type twinCheck[C games.Code] struct {
+type siblingCheck[C games.Code] struct {
 	tier   games.Tier
 	tab    *Table
 	loaded []tierCodes[C]
@@ -295,32 +325,40 @@ type twinCheck[C games.Code] struct {
 	first       *firstFailure
 }
 
-// newTwinCheck prepares the check of tier u of a step whose children are listed for head.
-func newTwinCheck[C games.Code](s *Set, head, u games.Tier, loaded map[games.Tier][]C) *twinCheck[C] {
+// newSiblingCheck prepares the check of tier u of a step whose children are listed for head.
+func newSiblingCheck[C games.Code](s *Set, head, u games.Tier, loaded map[games.Tier][]C) *siblingCheck[C] {
 	g := s.tiers.g
-	tc := &twinCheck[C]{tier: u, tab: s.tiers.byTier[u], first: newFirstFailure(s.tiers.byTier[u].meta.Slots), direct: true}
+	tc := &siblingCheck[C]{tier: u, tab: s.tiers.byTier[u], first: newFirstFailure(s.tiers.byTier[u].meta.Slots), direct: true}
 	for _, r := range s.readsOf(u) {
 		tc.loaded = append(tc.loaded, tierCodes[C]{tier: r, codes: loaded[r]})
 	}
-	if head == u {
-		return tc
-	}
-	tt := g.(games.TwinTiers)
-	for _, c := range g.TierChildren(head) {
-		m := tt.TwinChild(u, c)
-		if m == games.GameOver || slices.Contains(tc.mine, m) {
-			tc.direct = false
-		}
-		tc.heads, tc.mine = append(tc.heads, c), append(tc.mine, m)
+	if head != u {
+		tc.heads, tc.mine, tc.direct = siblingMap(g, head, u)
 	}
 	return tc
+}
+
+// siblingMap returns the tiers the children of head lie in (heads), where the same
+// children lie for its sibling u (mine), and whether u may read them as listed for head:
+// each of heads goes to a different tier of u, and none ends the game.
+func siblingMap(g games.TieredGame, head, u games.Tier) (heads, mine []games.Tier, direct bool) {
+	tt := g.(games.SiblingTiers)
+	direct = true
+	for _, c := range g.TierChildren(head) {
+		m := tt.SiblingChild(u, c)
+		if m == games.GameOver || slices.Contains(mine, m) {
+			direct = false
+		}
+		heads, mine = append(heads, c), append(mine, m)
+	}
+	return heads, mine, direct
 }
 
 // gatherTiers returns the tiers under which tc's gather reads each of its loaded tiers:
 // their own, or where it reads the head's children as listed, the head's tier whose
 // children lie in each (GameOver, which no listed child is looked up under, for one
 // none lie in).
-func (tc *twinCheck[C]) gatherTiers() []games.Tier {
+func (tc *siblingCheck[C]) gatherTiers() []games.Tier {
 	out := make([]games.Tier, len(tc.loaded))
 	for k, l := range tc.loaded {
 		out[k] = l.tier
@@ -335,19 +373,27 @@ func (tc *twinCheck[C]) gatherTiers() []games.Tier {
 	return out
 }
 
-// retag appends to dst the children ps of the head moved to where they lie for tc.
-func (tc *twinCheck[C]) retag(dst, ps []games.TierPosition) []games.TierPosition {
+// retag appends to dst the children ps of the head moved to where they lie for tc. A
+// child in a tier that the head's moves do not lead into (a fault of the game) goes to
+// unlisted, which no tier of tc is: the check then names the move rather than reading
+// another tier's codes for it.
+func (tc *siblingCheck[C]) retag(dst, ps []games.TierPosition) []games.TierPosition {
 	for _, c := range ps {
 		if i := slices.Index(tc.heads, c.Tier); i >= 0 {
 			c.Tier = tc.mine[i]
 			if c.Tier == games.GameOver {
 				c.Slot = 0
 			}
+		} else if c.Tier != games.GameOver {
+			c.Tier = unlisted
 		}
 		dst = append(dst, c)
 	}
 	return dst
 }
+
+// unlisted is the tier retag gives a child whose tier the head's moves do not lead into.
+const unlisted = games.GameOver - 1
 
 // forwardState is one worker's scratch in checkForward.
 type forwardState[C games.Code] struct {
@@ -358,7 +404,7 @@ type forwardState[C games.Code] struct {
 	gather   []games.CodeGather[C] // one per tier of the step
 	own      []C                   // the codes of the positions at slots
 	gathered []uint16              // the codes of their children, one per child
-	moved    []games.TierPosition  // the children retagged for a twin (twinCheck.retag)
+	moved    []games.TierPosition  // the children retagged for a sibling (siblingCheck.retag)
 }
 
 // checkForward recomputes every value of the tiers of step from their children's codes,
@@ -368,13 +414,13 @@ type forwardState[C games.Code] struct {
 func checkForward[C games.Code](ctx context.Context, s *Set, step forwardStep, loaded map[games.Tier][]C, opt VerifyOptions) (games.Tier, error) {
 	g := s.tiers.g
 	n := g.TierSize(step.head)
-	var checks []*twinCheck[C]
+	var checks []*siblingCheck[C]
 	for _, u := range step.tiers {
 		if slots := s.tiers.byTier[u].meta.Slots; slots != n {
-			return u, fmt.Errorf("%s: %s %s has %d slots, its twin %s %d (a fault of the game)",
+			return u, fmt.Errorf("%s: %s %s has %d slots, its sibling %s %d (a fault of the game)",
 				s.tiers.byTier[u].File(), g.TierNoun(), g.TierName(u), slots, g.TierName(step.head), n)
 		}
-		checks = append(checks, newTwinCheck(s, step.head, u, loaded))
+		checks = append(checks, newSiblingCheck(s, step.head, u, loaded))
 	}
 	var checked atomic.Uint64
 	total := n * uint64(len(checks))
@@ -394,7 +440,7 @@ func checkForward[C games.Code](ctx context.Context, s *Set, step forwardStep, l
 		// In slot order a chunk after a known failure of every tier cannot hold the
 		// first; in the game's order a chunk's positions are no range of slots, and each
 		// is checked.
-		if st.ow == nil && !slices.ContainsFunc(checks, func(tc *twinCheck[C]) bool { return !tc.first.before(lo) }) {
+		if st.ow == nil && !slices.ContainsFunc(checks, func(tc *siblingCheck[C]) bool { return !tc.first.before(lo) }) {
 			return nil
 		}
 		st.slots = st.slots[:0]
@@ -423,6 +469,9 @@ func checkForward[C games.Code](ctx context.Context, s *Set, step forwardStep, l
 		return nil
 	})
 	if err != nil {
+		if step.head != checks[0].tier {
+			err = fmt.Errorf("listing the moves of its sibling %s %s: %w", g.TierNoun(), g.TierName(step.head), err)
+		}
 		return games.GameOver, fmt.Errorf("%s: %w", checks[0].tab.File(), err)
 	}
 	for _, tc := range checks {
@@ -435,7 +484,7 @@ func checkForward[C games.Code](ctx context.Context, s *Set, step forwardStep, l
 
 // checkChunk checks tier tc's positions at st.slots, whose children (listed for the
 // step's head) are in st.cb.
-func checkChunk[C games.Code](s *Set, tc *twinCheck[C], st *forwardState[C], gather *games.CodeGather[C]) {
+func checkChunk[C games.Code](s *Set, tc *siblingCheck[C], st *forwardState[C], gather *games.CodeGather[C]) {
 	// The positions' own codes first, in a loop of their own: in the game's order their
 	// slots are scattered over the tier, and read one by one between the children's,
 	// nearly every read would wait for memory alone.
@@ -457,11 +506,7 @@ func checkChunk[C games.Code](s *Set, tc *twinCheck[C], st *forwardState[C], gat
 	failSlot, failMsg := n, ""
 	var bad int
 	st.gathered, bad = gather.Gather(st.gathered, children)
-	least := uint16(0xFFFF)
-	for _, c := range st.gathered {
-		least = min(least, c)
-	}
-	holes := least == values.WDLHole
+	holes := bad < 0 && gather.Least() == values.WDLHole
 	for p, slot := range st.slots {
 		if bad < 0 && !holes {
 			want := values.CodeOfMoves(st.gathered[st.cb.Off[p]:st.cb.Off[p+1]])
@@ -499,6 +544,9 @@ func checkPosition[C games.Code](s *Set, t games.Tier, loaded []tierCodes[C], ch
 	var sum values.MoveSummary
 	for _, c := range children {
 		code := games.GameOverCode
+		if c.Tier == unlisted {
+			return fmt.Sprintf("a move leads into a %s that the game does not list among those of its family's first", g.TierNoun())
+		}
 		if c.Tier != games.GameOver {
 			k := 0
 			for k < len(loaded) && loaded[k].tier != c.Tier {

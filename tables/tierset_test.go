@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -473,6 +474,16 @@ func (g unorderedGame) NewTierWorker() games.TierWorker {
 	return unordered{g.TieredGame.NewTierWorker()}
 }
 
+// The siblings of the game hidden (games.SiblingTiers), so that they are checked side by
+// side in slot order too.
+func (g unorderedGame) TierSiblings(t games.Tier) []games.Tier {
+	return g.TieredGame.(games.SiblingTiers).TierSiblings(t)
+}
+
+func (g unorderedGame) SiblingChild(u, c games.Tier) games.Tier {
+	return g.TieredGame.(games.SiblingTiers).SiblingChild(u, c)
+}
+
 // forge rewrites the codes of sector name of the set in dir (and its manifest entry)
 // through change.
 func forge(t *testing.T, dir, name string, change func(codes []uint32)) {
@@ -481,9 +492,10 @@ func forge(t *testing.T, dir, name string, change func(codes []uint32)) {
 }
 
 // verifyVariant is one way to run the forward check: workers, the memory budget (1: the
-// least, where no twins fit side by side), whether the positions are visited in slot
+// least, what the largest tier and its children need; smaller siblings still fit side by
+// side within it), whether the positions are visited in slot
 // order rather than the game's, whether the codes are held in two bytes where one would
-// do, and whether each tier is checked alone rather than beside its twins.
+// do, and whether each tier is checked alone rather than beside its siblings.
 type verifyVariant struct {
 	workers   int
 	memory    uint64
@@ -508,7 +520,7 @@ func verifyVariants(t *testing.T, dir string, tier string, variants []verifyVari
 		if v.unordered {
 			s.tiers.g = unorderedGame{s.tiers.g}
 		}
-		opt := VerifyOptions{Workers: v.workers, Memory: v.memory, wideCodes: v.wide, noTwins: v.alone}
+		opt := VerifyOptions{Workers: v.workers, Memory: v.memory, wideCodes: v.wide, noSiblings: v.alone}
 		if tier == "" {
 			err = s.Verify(ctx, opt)
 		} else {
@@ -585,14 +597,14 @@ func TestTierSetVerifyNamesFirstFailure(t *testing.T) {
 	}
 }
 
-// TestTierSetVerifyTwins: the whole set's check takes the twins of a family (the
+// TestTierSetVerifySiblings: the whole set's check takes the siblings of a family (the
 // placement sectors of one board) side by side, listing their children once, for the
-// family's first, which the set need not hold; where a twin's captures end the game and
+// family's first, which the set need not hold; where a sibling's captures end the game and
 // the first's do not, its children are moved to its own tiers first. A value forged in
-// a twin of either kind is found and named as when each tier is checked alone, in the
+// a sibling of either kind is found and named as when each tier is checked alone, in the
 // game's order and in slot order: the first inconsistent tier in the set's order, though
-// a step took its parent's twins before it.
-func TestTierSetVerifyTwins(t *testing.T) {
+// a step took its parent's siblings before it.
+func TestTierSetVerifySiblings(t *testing.T) {
 	t.Parallel()
 	dir := millGame4(t)
 	s, err := OpenSet(dir)
@@ -604,7 +616,7 @@ func TestTierSetVerifyTwins(t *testing.T) {
 		tier, _ := s.tiers.g.ParseTier(name)
 		order = append(order, tier)
 	}
-	var direct, moved []string // twins read as the first's children are listed, and moved
+	var direct, moved []string // siblings read as the first's children are listed, and moved
 	grouped := 0
 	for _, st := range s.forwardSteps(order, 1<<40, func([]games.Tier) uint64 { return 1 }) {
 		if len(st.tiers) < 2 {
@@ -612,7 +624,7 @@ func TestTierSetVerifyTwins(t *testing.T) {
 		}
 		grouped += len(st.tiers)
 		for _, u := range st.tiers {
-			if tc := newTwinCheck[uint8](s, st.head, u, nil); tc.direct && u != st.head {
+			if tc := newSiblingCheck[uint8](s, st.head, u, nil); tc.direct && u != st.head {
 				direct = append(direct, s.tiers.g.TierName(u))
 			} else if !tc.direct {
 				moved = append(moved, s.tiers.g.TierName(u))
@@ -620,12 +632,12 @@ func TestTierSetVerifyTwins(t *testing.T) {
 		}
 	}
 	s.Close()
-	t.Logf("%d of %d sectors checked beside twins; read as listed: %v; moved: %v", grouped, len(order), direct, moved)
+	t.Logf("%d of %d sectors checked beside siblings; read as listed: %v; moved: %v", grouped, len(order), direct, moved)
 	if testing.Short() && grouped == 0 {
-		t.Skip("the three-stone game (-short) has no twins")
+		t.Skip("the three-stone game (-short) has no siblings")
 	}
 	if len(direct) == 0 || len(moved) == 0 {
-		t.Fatalf("twins read as listed %v, moved %v: want both kinds", direct, moved)
+		t.Fatalf("siblings read as listed %v, moved %v: want both kinds", direct, moved)
 	}
 	for _, name := range []string{direct[len(direct)-1], moved[len(moved)-1]} {
 		dir := copySet(t, dir)
@@ -642,11 +654,87 @@ func TestTierSetVerifyTwins(t *testing.T) {
 			}
 		})
 		err := verifyVariants(t, dir, "", []verifyVariant{{2, 0, false, false, true}, {2, 0, false, false, false}, {2, 0, true, false, false}})
+		// A parent of the 3-3 sectors, 2-3-2-1, is checked with its siblings 2-3-1-0 and
+		// 2-3-1-1 before them: its failure sends the check back to them.
+		if name == "3-3-1-1" {
+			s, _ := OpenSet(dir)
+			var rechecks []string
+			opt := VerifyOptions{Workers: 2, rechecked: func(failed games.Tier, before []games.Tier) {
+				rechecks = append(rechecks, s.tiers.g.TierName(failed))
+			}}
+			if err2 := s.Verify(context.Background(), opt); fmt.Sprint(err2) != fmt.Sprint(err) || len(rechecks) == 0 {
+				t.Errorf("%s forged: %v after going back from %v; want %v after going back", name, err2, rechecks, err)
+			}
+			s.Close()
+		}
 		if !errors.Is(err, format.ErrCorrupt) || !strings.Contains(err.Error(), "sector-"+name+".tsm") ||
 			!strings.Contains(err.Error(), fmt.Sprintf("inconsistent at slot %d ", victim)) {
 			t.Fatalf("%s forged at slot %d: %v", name, victim, err)
 		}
 		t.Log(err)
+	}
+}
+
+// TestSiblingMap: where a sibling's own sector is among those the family's first moves
+// into (2-3-6-6 is 2-3-7-6's captures' sector), the gather reads no child under it: its
+// own codes hold the place that no child reads (GameOver), and the first's captures are
+// read from 2-3-6-5.
+func TestSiblingMap(t *testing.T) {
+	t.Parallel()
+	g := mill.Game{}
+	tier := func(name string) games.Tier {
+		x, err := g.ParseTier(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	head, u := tier("2-3-7-6"), tier("2-3-6-6")
+	heads, mine, direct := siblingMap(g, head, u)
+	if !direct || !slices.Equal(heads, []games.Tier{tier("3-3-6-6"), u}) || !slices.Equal(mine, []games.Tier{tier("3-3-6-5"), tier("2-3-6-5")}) {
+		t.Fatalf("siblingMap: %v → %v (direct %v)", heads, mine, direct)
+	}
+	tc := &siblingCheck[uint8]{heads: heads, mine: mine, direct: direct,
+		loaded: []tierCodes[uint8]{{tier: u}, {tier: tier("3-3-6-5")}, {tier: tier("2-3-6-5")}}}
+	if got, want := tc.gatherTiers(), []games.Tier{games.GameOver, tier("3-3-6-6"), u}; !slices.Equal(got, want) {
+		t.Fatalf("gatherTiers %v, want %v", got, want)
+	}
+	// A sibling whose captures end the game reads the first's children moved.
+	if _, mine, direct := siblingMap(g, head, tier("2-3-1-0")); direct || mine[1] != games.GameOver {
+		t.Fatalf("2-3-1-0: %v (direct %v), want its captures to end the game", mine, direct)
+	}
+}
+
+// TestForwardStepsBudget: the steps of a check hold every tier once, each step siblings
+// of one family in the set's order, as many as the budget allows, the first of a family
+// alone where two do not fit.
+func TestForwardStepsBudget(t *testing.T) {
+	t.Parallel()
+	s := &Set{tiers: &tierSet{g: mill.Game{}}}
+	g := mill.Game{}
+	order := g.Tiers()
+	for _, budget := range []uint64{0, 1, 2, 3, 1 << 10} {
+		steps := s.forwardSteps(order, budget, func(ts []games.Tier) uint64 { return uint64(len(ts)) })
+		var all []games.Tier
+		for _, st := range steps {
+			family := g.TierSiblings(st.tiers[0])
+			if uint64(len(st.tiers)) > max(budget, 1) {
+				t.Fatalf("budget %d: a step of %d tiers", budget, len(st.tiers))
+			}
+			for k, u := range st.tiers {
+				if !slices.Contains(family, u) || k > 0 && slices.Index(order, u) < slices.Index(order, st.tiers[k-1]) {
+					t.Fatalf("budget %d: step %v holds %s out of its family's order", budget, st.tiers, g.TierName(u))
+				}
+			}
+			if want := family[0]; len(st.tiers) == 1 && st.head != st.tiers[0] || len(st.tiers) > 1 && st.head != want {
+				t.Fatalf("budget %d: step %v lists the children of %s", budget, st.tiers, g.TierName(st.head))
+			}
+			all = append(all, st.tiers...)
+		}
+		if len(all) != len(order) || len(slices.Compact(slices.Sorted(slices.Values(all)))) != len(order) {
+			t.Fatalf("budget %d: the steps hold %d tiers (%d distinct) of %d", budget, len(all), len(slices.Compact(slices.Sorted(slices.Values(all)))), len(order))
+		}
+		t.Logf("budget %d: %d steps for %d tiers", budget, len(steps), len(order))
 	}
 }
 

@@ -32,8 +32,11 @@ type VerifyOptions struct {
 	// wideCodes holds the forward check's codes in two bytes even where one would do
 	// (tests: both widths check alike).
 	wideCodes bool
-	// noTwins checks each tier alone, never twins side by side (tests: both check alike).
-	noTwins bool
+	// noSiblings checks each tier alone, never siblings side by side (tests: both check
+	// alike); rechecked, if set, is called when a failure in tier failed sends the check
+	// back to the tiers before it that a step of siblings skipped.
+	noSiblings bool
+	rechecked  func(failed games.Tier, before []games.Tier)
 }
 
 // Verify checks every block checksum and the stored counts against the values, and then
@@ -151,6 +154,27 @@ func checkCodes[T uint8 | uint16 | uint32](ctx context.Context, t *Table, opt Ve
 func loadCodes[T uint8 | uint16 | uint32](ctx context.Context, t *Table, workers int, progress func(done, total uint64)) ([]T, error) {
 	codes := make([]T, t.meta.Slots)
 	return codes, loadCodesInto(ctx, t, codes, workers, progress)
+}
+
+// loadCheckedInto is loadCodesInto, every block checked as Table.Verify checks them with
+// ChecksumsOnly (checksums, padding, counts; format.Reader.VerifyEach), as it is read,
+// on the reader's workers (as many as GOMAXPROCS).
+func loadCheckedInto[T uint8 | uint16 | uint32](ctx context.Context, t *Table, codes []T, _ int, progress func(done, total uint64)) error {
+	if err := t.opened(); err != nil {
+		return err
+	}
+	if n := t.meta.Slots; uint64(len(codes)) != n {
+		return fmt.Errorf("tables: %d codes for the %d slots of %s", len(codes), n, t.path)
+	}
+	return t.r.VerifyEach(ctx, progress, func(first uint64, chunk []uint32) error {
+		for i, c := range chunk {
+			if uint32(T(c)) != c {
+				return fmt.Errorf("slot %d: code %d: %w", first+uint64(i), c, format.ErrCorrupt)
+			}
+			codes[first+uint64(i)] = T(c)
+		}
+		return nil
+	})
 }
 
 // loadCodesInto is loadCodes into codes, one element per slot of t.

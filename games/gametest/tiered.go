@@ -27,9 +27,9 @@ import (
 //     permutation of every tier's slots up to wholeOrder of them, and each position in it
 //     has the children of the slot it names (on samples runs of 64 positions of the
 //     larger tiers);
-//   - where the game has families of twins (games.TwinTiers), each tier's family holds it
-//     and is the family of each of its members, and each twin's positions have the
-//     children of the family's first's where TwinChild says, in the same order (on the
+//   - where the game has families of siblings (games.SiblingTiers), each tier's family holds it
+//     and is the family of each of its members, and each sibling's positions have the
+//     children of the family's first's where SiblingChild says, in the same order (on the
 //     same samples, by Children and by the worker's own order).
 func CheckTiered(t *testing.T, g games.TieredGame, samples int) {
 	t.Helper()
@@ -64,7 +64,7 @@ func CheckTiered(t *testing.T, g games.TieredGame, samples int) {
 	}
 
 	checkOrder(t, g, samples)
-	checkTwins(t, g, samples)
+	checkSiblings(t, g, samples)
 	rng := rand.New(rand.NewPCG(1, 2))
 	w := g.NewTierWorker()
 	var cb, back games.ChildBatch
@@ -196,65 +196,67 @@ func checkOrder(t *testing.T, g games.TieredGame, samples int) {
 	}
 }
 
-// checkTwins checks a game's families of twin tiers (games.TwinTiers).
-func checkTwins(t *testing.T, g games.TieredGame, samples int) {
+// checkSiblings checks a game's families of sibling tiers (games.SiblingTiers).
+func checkSiblings(t *testing.T, g games.TieredGame, samples int) {
 	t.Helper()
-	tt, ok := g.(games.TwinTiers)
+	tt, ok := g.(games.SiblingTiers)
 	if !ok {
 		return
 	}
 	w := g.NewTierWorker()
 	ow, ordered := w.(games.OrderedTierWorker)
 	rng := rand.New(rand.NewPCG(5, 6))
-	var first, twin games.ChildBatch
-	// sameChildren checks that position i of twin's batch for u has the children of
-	// position i of first's, moved where TwinChild says.
+	var first, sibling games.ChildBatch
+	// sameChildren checks that position i of sibling's batch for u has the children of
+	// position i of first's, moved where SiblingChild says.
 	sameChildren := func(u games.Tier, how string, i int) {
-		head := tt.TierTwins(u)[0]
+		head := tt.TierSiblings(u)[0]
 		want := slices.Clone(first.Pos[first.Off[i]:first.Off[i+1]])
 		for k, c := range want {
-			want[k].Tier = tt.TwinChild(u, c.Tier)
+			want[k].Tier = tt.SiblingChild(u, c.Tier)
 			if want[k].Tier == games.GameOver {
 				want[k].Slot = 0
 			}
 		}
-		if got := twin.Pos[twin.Off[i]:twin.Off[i+1]]; !slices.Equal(got, want) {
-			t.Fatalf("%s (%s, position %d): children %v; those of %s moved to its twin's tiers are %v",
+		if got := sibling.Pos[sibling.Off[i]:sibling.Off[i+1]]; !slices.Equal(got, want) {
+			t.Fatalf("%s (%s, position %d): children %v; those of %s moved to its sibling's tiers are %v",
 				g.TierName(u), how, i, got, g.TierName(head), want)
 		}
 	}
+	seen := map[games.Tier]bool{} // the families checked, by their first
 	for _, tier := range g.Tiers() {
-		family := tt.TierTwins(tier)
+		family := tt.TierSiblings(tier)
 		if !slices.Contains(family, tier) {
 			t.Fatalf("%s: its family %v does not hold it", g.TierName(tier), family)
 		}
 		head := family[0]
-		for _, c := range g.TierChildren(head) {
-			if tt.TwinChild(head, c) != c {
-				t.Fatalf("%s: TwinChild of the family's first moves its child tier %s to %s", g.TierName(head), g.TierName(c), g.TierName(tt.TwinChild(head, c)))
-			}
+		if seen[head] {
+			continue
 		}
-		if tier != head {
-			continue // each family once, from its first
+		seen[head] = true
+		for _, c := range g.TierChildren(head) {
+			if tt.SiblingChild(head, c) != c {
+				t.Fatalf("%s: SiblingChild of the family's first moves its child tier %s to %s", g.TierName(head), g.TierName(c), g.TierName(tt.SiblingChild(head, c)))
+			}
 		}
 		n := g.TierSize(head)
 		for _, u := range family {
-			if got := tt.TierTwins(u); !slices.Equal(got, family) {
-				t.Fatalf("%s: family %v, but its twin %s has %v", g.TierName(u), got, g.TierName(head), family)
+			if got := tt.TierSiblings(u); !slices.Equal(got, family) {
+				t.Fatalf("%s: family %v, but its sibling %s has %v", g.TierName(u), got, g.TierName(head), family)
 			}
 			if g.TierSize(u) != n {
-				t.Fatalf("%s has %d slots, its twin %s %d", g.TierName(u), g.TierSize(u), g.TierName(head), n)
+				t.Fatalf("%s has %d slots, its sibling %s %d", g.TierName(u), g.TierSize(u), g.TierName(head), n)
 			}
 			for _, c := range g.TierChildren(head) {
-				if m := tt.TwinChild(u, c); m != games.GameOver && !slices.Contains(g.TierChildren(u), m) {
-					t.Fatalf("%s: TwinChild moves %s to %s, which TierChildren(%s) does not list", g.TierName(u), g.TierName(c), g.TierName(m), g.TierName(u))
+				if m := tt.SiblingChild(u, c); m != games.GameOver && !slices.Contains(g.TierChildren(u), m) {
+					t.Fatalf("%s: SiblingChild moves %s to %s, which TierChildren(%s) does not list", g.TierName(u), g.TierName(c), g.TierName(m), g.TierName(u))
 				}
 			}
 			for range samples {
 				k := rng.Uint64N(n)
 				run := min(n-k, 64)
 				w.Children(head, k, k+run, &first)
-				w.Children(u, k, k+run, &twin)
+				w.Children(u, k, k+run, &sibling)
 				for i := range int(run) {
 					sameChildren(u, "Children", i)
 				}
@@ -262,9 +264,9 @@ func checkTwins(t *testing.T, g games.TieredGame, samples int) {
 					continue
 				}
 				fs := ow.ChildrenInOrder(head, k, k+run, nil, &first)
-				us := ow.ChildrenInOrder(u, k, k+run, nil, &twin)
+				us := ow.ChildrenInOrder(u, k, k+run, nil, &sibling)
 				if !slices.Equal(fs, us) {
-					t.Fatalf("%s: its order at %d..%d visits slots %v, its twin %s %v", g.TierName(u), k, k+run, us, g.TierName(head), fs)
+					t.Fatalf("%s: its order at %d..%d visits slots %v, its sibling %s %v", g.TierName(u), k, k+run, us, g.TierName(head), fs)
 				}
 				for i := range int(run) {
 					sameChildren(u, "ChildrenInOrder", i)

@@ -231,14 +231,15 @@ func (Game) TierChildren(t games.Tier) []games.Tier {
 	return out
 }
 
-var _ games.TwinTiers = Game{}
+var _ games.SiblingTiers = Game{}
 
-// TierTwins returns the placement sectors with the board of t and any stones in hand: they
-// differ only in the stones left to place, so their positions are the same boards, slot
-// for slot, and so are their moves, each leading to the same board in the sector of the
-// hands after it. The first is the one whose opponent holds the most, whose captures end
-// the game only where every twin's do (see TwinChild). A moving-phase sector has no twin.
-func (Game) TierTwins(t games.Tier) []games.Tier {
+// TierSiblings returns the placement sectors with the board of t and any stones in hand:
+// they differ only in the stones left to place, so their positions are the same boards,
+// slot for slot, and so are their moves, each leading to the same board in the sector of
+// the hands after it. The first is the one whose opponent holds the most, whose captures
+// end the game only where every sibling's do (see SiblingChild). A moving-phase sector
+// has no sibling (its colour-swapped twin (b, w) is another board).
+func (Game) TierSiblings(t games.Tier) []games.Tier {
 	w, b, wh, _, ok := tierStones(t)
 	if !ok || wh == 0 {
 		return []games.Tier{t}
@@ -246,21 +247,20 @@ func (Game) TierTwins(t games.Tier) []games.Tier {
 	var out []games.Tier
 	for bh := MaxStones; bh >= 0; bh-- {
 		for _, h := range [2]int{bh + 1, bh} {
-			if u := tierOf(w, b, h, bh); h >= 1 && h <= MaxStones {
-				if _, _, _, _, ok := tierStones(u); ok {
-					out = append(out, u)
-				}
+			u := tierOf(w, b, h, bh)
+			if _, _, _, _, ok := tierStones(u); ok && h >= 1 { // hands (0, 0): the moving phase
+				out = append(out, u)
 			}
 		}
 	}
 	return out
 }
 
-// TwinChild returns the sector into which the move of twin u goes whose twin in the
-// family's first goes into c, at the same slot: the board of c with u's hands after the
-// move, or GameOver where the opponent of u is then left with fewer than three stones on
-// the board and in hand (a capture in a sector whose opponent holds fewer).
-func (Game) TwinChild(u, c games.Tier) games.Tier {
+// SiblingChild returns the sector into which the move of sibling u goes whose sibling in
+// the family's first goes into c, at the same slot: the board of c with u's hands after
+// the move, or GameOver where the opponent of u is then left with fewer than three stones
+// on the board and in hand (a capture in a sector whose opponent holds fewer).
+func (Game) SiblingChild(u, c games.Tier) games.Tier {
 	_, _, wh, bh, ok := tierStones(u)
 	cw, cb, _, _, cok := tierStones(c)
 	if !ok || !cok || c == games.GameOver {
