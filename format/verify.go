@@ -15,20 +15,23 @@ import (
 // 23: checksum mismatch ...") and wraps ErrCorrupt. progress, if set, is
 // called from the calling goroutine with the number of slots checked so far.
 func (r *Reader) Verify(ctx context.Context, progress func(done, total uint64)) error {
-	return r.VerifyEach(ctx, progress, nil)
+	return r.VerifyEach(ctx, 0, progress, nil)
 }
 
-// VerifyEach is Verify, handing the codes to each as they are checked: a run of them
-// from slot first on, in no particular order, from several goroutines (codes is reused
-// after each returns). A reader that needs every code checks them as it reads them,
-// rather than decompressing the file twice. An error from each stops the check and is
-// returned.
-func (r *Reader) VerifyEach(ctx context.Context, progress func(done, total uint64), each func(first uint64, codes []uint32) error) error {
+// VerifyEach is Verify on workers goroutines (0: GOMAXPROCS), handing the codes to each
+// as they are checked: a run of them from slot first on, in no particular order, from
+// several goroutines (codes is reused after each returns). A reader that needs every
+// code checks them as it reads them, rather than decompressing the file twice. An error
+// from each stops the check and is returned.
+func (r *Reader) VerifyEach(ctx context.Context, workers int, progress func(done, total uint64), each func(first uint64, codes []uint32) error) error {
 	if _, err := r.index(); err != nil {
 		return err
 	}
 	n := r.nblocks
-	workers := max(min(runtime.GOMAXPROCS(0), n), 1)
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(min(workers, n), 1)
 	var (
 		mu       sync.Mutex
 		firstBad = n

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/tablesmith/tablesmith/builder/zeroone"
 	"github.com/tablesmith/tablesmith/format"
@@ -234,8 +235,9 @@ func pdbEncodingFlag(enc string) string {
 
 // VerifyUnits plans the verification of the set in dir: one unit per tier of a tiered
 // game's set (`verify --tier NAME DIR`: the tier's file and the forward consistency of its
-// values, reading the tiers its moves lead into), one per member file of a
-// pattern-database set. A verification leaves no record, so every unit is listed, and
+// values, reading the tiers its moves lead into), siblings together (`--tier A,B,…`; see
+// games.SiblingTiers) where their check holds no more than the largest tier's alone, one
+// per member file of a pattern-database set. A verification leaves no record, so every unit is listed, and
 // none depends on another.
 func VerifyUnits(dir string, opt PlanOptions) ([]Unit, error) {
 	m, err := format.ReadManifest(dir)
@@ -248,21 +250,59 @@ func VerifyUnits(dir string, opt PlanOptions) ([]Unit, error) {
 		if err != nil {
 			return nil, err
 		}
+		var tiers []games.Tier
 		for _, x := range m.Members {
 			t, err := g.ParseTier(x.Name)
 			if err != nil {
 				return nil, fmt.Errorf("build: %s: %w: %w", filepath.Join(dir, format.ManifestName), err, format.ErrCorrupt)
 			}
-			slots := g.TierSize(t)
-			read := slots // the tier, and those its moves lead into
-			for _, c := range g.TierChildren(t) {
-				if _, ok := m.Member(g.TierName(c)); ok && c != t {
-					read += g.TierSize(c)
+			tiers = append(tiers, t)
+		}
+		// read is the slots a check of the tiers ts holds: theirs, and those their moves
+		// lead into.
+		read := func(ts []games.Tier) uint64 {
+			var held []games.Tier
+			var n uint64
+			for _, t := range ts {
+				for _, c := range append([]games.Tier{t}, g.TierChildren(t)...) {
+					if _, ok := m.Member(g.TierName(c)); ok && !slices.Contains(held, c) {
+						held, n = append(held, c), n+g.TierSize(c)
+					}
 				}
 			}
-			u := Unit{ID: "verify-" + x.Name, Kind: "verify", Slots: slots}
-			estimate(&u, opt, float64(read)/verifySlotsPerSecond, verifyCodeBytesPerSlot*read)
-			u.Command = []string{opt.exe(), "verify", "--tier", x.Name, "--workers", strconv.Itoa(u.Cores), dir}
+			return n
+		}
+		var largest uint64
+		for _, t := range tiers {
+			largest = max(largest, read([]games.Tier{t}))
+		}
+		// Siblings (games.SiblingTiers: Mühle's placement sectors of one board) are one
+		// unit, their moves listed once, as many as fit in what the largest tier's
+		// check holds alone.
+		sib, _ := g.(games.SiblingTiers)
+		taken := make([]bool, len(tiers))
+		for i, t := range tiers {
+			if taken[i] {
+				continue
+			}
+			unit := []games.Tier{t}
+			names := []string{g.TierName(t)}
+			var family []games.Tier
+			if sib != nil {
+				family = sib.TierSiblings(t)
+			}
+			for j := i + 1; j < len(tiers); j++ {
+				if u := tiers[j]; !taken[j] && slices.Contains(family, u) && read(append(slices.Clip(unit), u)) <= largest {
+					unit, names, taken[j] = append(unit, u), append(names, g.TierName(u)), true
+				}
+			}
+			var slots uint64
+			for _, u := range unit {
+				slots += g.TierSize(u)
+			}
+			u := Unit{ID: "verify-" + names[0], Kind: "verify", Slots: slots}
+			estimate(&u, opt, float64(read(unit))/verifySlotsPerSecond, verifyCodeBytesPerSlot*read(unit))
+			u.Command = []string{opt.exe(), "verify", "--tier", strings.Join(names, ","), "--workers", strconv.Itoa(u.Cores), dir}
 			out = append(out, u)
 		}
 		return out, nil

@@ -313,7 +313,9 @@ func TestPDBUnits(t *testing.T) {
 	}
 }
 
-// TestVerifyUnits: one unit per sector, or per group file, each naming its target.
+// TestVerifyUnits: one unit per group file of a pattern-database set, each naming its
+// target (the units of a Mühle set: cmd/tablesmith's TestPlanMillAndVerifyUnits and
+// TestPlanVerifySiblings).
 func TestVerifyUnits(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

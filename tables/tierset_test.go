@@ -675,6 +675,46 @@ func TestTierSetVerifySiblings(t *testing.T) {
 	}
 }
 
+// TestTierSetVerifyDamagedBlockResealed: a sector's file with a byte of a block flipped
+// and the manifest resealed to its new SHA-256 (only the block's checksum can tell) fails
+// the whole set's verify, which checks a sector's blocks as the forward check first reads
+// it, naming the file and the block, in every variant; and --checksums-only, which checks
+// them in a pass of their own.
+func TestTierSetVerifyDamagedBlockResealed(t *testing.T) {
+	t.Parallel()
+	child, parent := childAndParent()
+	for _, name := range []string{child, parent} {
+		dir := copySet(t, millGame4(t))
+		file := "sector-" + name + ".tsm"
+		path := filepath.Join(dir, file)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b[len(b)/3] ^= 0x40 // inside the blocks: the header and metadata are at the start, the index at the end
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		settest.Reseal(t, dir, file)
+		for _, v := range append(slices.Clone(verifyVariantsAll), verifyVariant{workers: 1, memory: 1, alone: true}) {
+			err := verifyVariants(t, dir, "", []verifyVariant{v})
+			if !errors.Is(err, format.ErrCorrupt) || !strings.Contains(err.Error(), file) || !strings.Contains(err.Error(), "block") {
+				t.Fatalf("%s damaged and resealed, verify %+v: %v", name, v, err)
+			}
+		}
+		s, err := OpenSet(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = s.Verify(context.Background(), VerifyOptions{Workers: 2, ChecksumsOnly: true})
+		s.Close()
+		if !errors.Is(err, format.ErrCorrupt) || !strings.Contains(err.Error(), file) {
+			t.Fatalf("%s damaged and resealed, --checksums-only: %v", name, err)
+		}
+		t.Log(err)
+	}
+}
+
 // TestSiblingMap: where a sibling's own sector is among those the family's first moves
 // into (2-3-6-6 is 2-3-7-6's captures' sector), the gather reads no child under it: its
 // own codes hold the place that no child reads (GameOver), and the first's captures are

@@ -157,16 +157,15 @@ func loadCodes[T uint8 | uint16 | uint32](ctx context.Context, t *Table, workers
 }
 
 // loadCheckedInto is loadCodesInto, every block checked as Table.Verify checks them with
-// ChecksumsOnly (checksums, padding, counts; format.Reader.VerifyEach), as it is read,
-// on the reader's workers (as many as GOMAXPROCS).
-func loadCheckedInto[T uint8 | uint16 | uint32](ctx context.Context, t *Table, codes []T, _ int, progress func(done, total uint64)) error {
+// ChecksumsOnly (checksums, padding, counts; format.Reader.VerifyEach), as it is read.
+func loadCheckedInto[T uint8 | uint16 | uint32](ctx context.Context, t *Table, codes []T, workers int, progress func(done, total uint64)) error {
 	if err := t.opened(); err != nil {
 		return err
 	}
 	if n := t.meta.Slots; uint64(len(codes)) != n {
 		return fmt.Errorf("tables: %d codes for the %d slots of %s", len(codes), n, t.path)
 	}
-	return t.r.VerifyEach(ctx, progress, func(first uint64, chunk []uint32) error {
+	return t.r.VerifyEach(ctx, workers, progress, func(first uint64, chunk []uint32) error {
 		for i, c := range chunk {
 			if uint32(T(c)) != c {
 				return fmt.Errorf("slot %d: code %d: %w", first+uint64(i), c, format.ErrCorrupt)

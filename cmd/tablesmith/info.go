@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/tablesmith/tablesmith/format"
@@ -140,14 +142,14 @@ func printTableInfo(w io.Writer, file string, info tables.Info) {
 	}
 }
 
-const verifyArgs = "[--json] [--checksums-only] [--workers N] [--tier NAME] [--cpuprofile FILE] FILE|DIR"
+const verifyArgs = "[--json] [--checksums-only] [--workers N] [--tier NAME[,NAME…]] [--cpuprofile FILE] FILE|DIR"
 
 func runVerify(e *env, args []string) (err error) {
 	fs := newFlags(e, "verify", verifyArgs)
 	asJSON := fs.Bool("json", false, "print the result as JSON, one object per file")
 	sumsOnly := fs.Bool("checksums-only", false, "check only the checksums and counts, not the values themselves (fast)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers")
-	tier := fs.String("tier", "", "check only this tier of a two-player game's set DIR (its file, and its values against the tiers its moves lead to; Mühle: a sector W-B)")
+	tier := fs.String("tier", "", "check only this tier of a two-player game's set DIR, or these (comma-separated): its file, and its values against the tiers its moves lead to (Mühle: a sector W-B or W-B-WH-BH)")
 	profile := cpuProfileFlag(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -220,10 +222,24 @@ func runVerify(e *env, args []string) (err error) {
 		defer s.Close()
 		if g := s.Tiered(); g != nil || *tier != "" {
 			noun := "tier"
+			var names []string
+			if *tier != "" {
+				names = strings.Split(*tier, ",")
+			}
+			for i, name := range names {
+				switch {
+				case name == "":
+					return fmt.Errorf("%w: --tier %q: name %d of %d is empty", errUsage, *tier, i+1, len(names))
+				case slices.Contains(names[:i], name):
+					return fmt.Errorf("%w: --tier %q: %s named twice", errUsage, *tier, name)
+				}
+			}
 			if g != nil {
 				noun = g.TierNoun()
-				if _, err := g.ParseTier(*tier); *tier != "" && err != nil {
-					return fmt.Errorf("%w: --tier: %v", errUsage, err)
+				for _, name := range names {
+					if _, err := g.ParseTier(name); err != nil {
+						return fmt.Errorf("%w: --tier: %v", errUsage, err)
+					}
 				}
 			}
 			what := "checksums, counts, SHA-256 and the forward consistency of every value"
@@ -233,9 +249,12 @@ func runVerify(e *env, args []string) (err error) {
 			var err error
 			// The manifest's count: Tables would open every member, which --tier need not.
 			msg := fmt.Sprintf("%d %ss: %s match", len(s.Manifest().Members), noun, what)
-			if *tier != "" {
-				err = s.VerifyTier(ctx, *tier, opt)
-				msg = fmt.Sprintf("%s %s: %s match", noun, *tier, what)
+			if len(names) > 0 {
+				err = s.VerifyTiers(ctx, names, opt)
+				msg = fmt.Sprintf("%s %s: %s match", noun, strings.Join(names, ", "), what)
+				if len(names) > 1 {
+					msg = fmt.Sprintf("%ss %s: %s match", noun, strings.Join(names, ", "), what)
+				}
 			} else {
 				err = s.Verify(ctx, opt)
 			}

@@ -7,11 +7,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games/mill"
+	"github.com/tablesmith/tablesmith/internal/settest"
 	"github.com/tablesmith/tablesmith/pipeline"
+	"github.com/tablesmith/tablesmith/values"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -180,6 +184,96 @@ func TestPlanPDBUnits(t *testing.T) {
 	}
 	if code, _, stderr := runCmd(t, "", "verify", dir); code != exitOK {
 		t.Fatal(stderr)
+	}
+}
+
+// TestPlanVerifySiblings: the verification plan of a game with a placement phase takes
+// the placement sectors of one board (siblings) as one unit, `verify --tier A,B,…`, which
+// checks them side by side: every sector in one unit, each unit one family; a value
+// forged in one sibling fails the unit naming that sibling (the first named, where two
+// are forged); empty and repeated names are usage errors.
+func TestPlanVerifySiblings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the four-stone game: not in the short (race) pass")
+	}
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "mill4")
+	if code, _, stderr := runCmd(t, "", "build", "mill", "--stones", "4", "-o", dir); code != exitOK {
+		t.Fatal(stderr)
+	}
+	g := mill.Game{}
+	vu := planJSON(t, "verify", dir)
+	var group, planned []string
+	for _, u := range vu {
+		tiers := strings.Split(u.Command[slices.Index(u.Command, "--tier")+1], ",")
+		first, err := g.ParseTier(tiers[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range tiers {
+			if x, err := g.ParseTier(name); err != nil || !slices.Contains(g.TierSiblings(first), x) {
+				t.Fatalf("unit %s holds %v: %s is no sibling of %s (%v)", u.ID, tiers, name, tiers[0], err)
+			}
+		}
+		planned = append(planned, tiers...)
+		if len(tiers) > len(group) {
+			group = tiers
+		}
+	}
+	var files []string
+	entries, _ := filepath.Glob(filepath.Join(dir, "sector-*.tsm"))
+	for _, e := range entries {
+		files = append(files, strings.TrimSuffix(strings.TrimPrefix(filepath.Base(e), "sector-"), ".tsm"))
+	}
+	if slices.Sort(planned); !slices.Equal(planned, slices.Sorted(slices.Values(files))) || len(group) < 2 {
+		t.Fatalf("the units check %v, the set holds %v; the largest unit %v: want every sector once and siblings together", planned, files, group)
+	}
+	runUnits(t, vu)
+	list := strings.Join(group, ",")
+	code, out, _ := runCmd(t, "", "verify", "--tier", list, dir)
+	if want := "sectors " + strings.Join(group, ", ") + ": checksums"; code != exitOK || !strings.Contains(out, want) {
+		t.Fatalf("verify --tier %s: exit %d, %q, want %q", list, code, out, want)
+	}
+	// forge changes slot 0 of a sector (resealed: only the forward check can tell),
+	// returning the change's undoing.
+	forge := func(name string) (undo func()) {
+		var was uint32
+		settest.Rewrite(t, dir, "sector-"+name+".tsm", func(_ *format.Metadata, codes []uint32) {
+			was = codes[0]
+			if codes[0] == values.WDLDraw {
+				codes[0] = values.WDLDraw + 1 // a draw has moves: it is not lost at once
+			} else {
+				codes[0] = values.WDLDraw
+			}
+		})
+		return func() {
+			settest.Rewrite(t, dir, "sector-"+name+".tsm", func(_ *format.Metadata, codes []uint32) { codes[0] = was })
+		}
+	}
+	named := func(list string, victim string) {
+		t.Helper()
+		code, out, _ := runCmd(t, "", "verify", "--tier", list, dir)
+		if code != exitFail || !strings.Contains(out, "CORRUPT") || !strings.Contains(out, "sector-"+victim+".tsm: the values are inconsistent at slot 0 ") {
+			t.Fatalf("verify --tier %s, %s forged at slot 0: exit %d, %q", list, victim, code, out)
+		}
+	}
+	last := group[len(group)-1]
+	undo := forge(last)
+	named(list, last)
+	undoFirst := forge(group[0])
+	named(list, group[0]) // the first named of the two
+	reversed := slices.Clone(group)
+	slices.Reverse(reversed)
+	named(strings.Join(reversed, ","), last)
+	undo()
+	undoFirst()
+	if code, out, _ := runCmd(t, "", "verify", "--tier", list, dir); code != exitOK {
+		t.Fatalf("after the forged values were undone: exit %d, %q", code, out)
+	}
+	for _, bad := range []string{group[0] + ",9-9-9-9", group[0] + ",," + group[1], group[0] + "," + group[0], group[0] + ","} {
+		if code, _, stderr := runCmd(t, "", "verify", "--tier", bad, dir); code != exitUsage {
+			t.Fatalf("verify --tier %q: exit %d (%s), want %d", bad, code, stderr, exitUsage)
+		}
 	}
 }
 
