@@ -166,14 +166,20 @@ func loadCheckedInto[T uint8 | uint16 | uint32](ctx context.Context, t *Table, c
 		return fmt.Errorf("tables: %d codes for the %d slots of %s", len(codes), n, t.path)
 	}
 	return t.r.VerifyEach(ctx, workers, progress, func(first uint64, chunk []uint32) error {
-		for i, c := range chunk {
-			if uint32(T(c)) != c {
-				return fmt.Errorf("slot %d: code %d: %w", first+uint64(i), c, format.ErrCorrupt)
-			}
-			codes[first+uint64(i)] = T(c)
-		}
-		return nil
+		return storeCodes(codes, first, chunk)
 	})
+}
+
+// storeCodes stores chunk, the codes from slot first on, into codes, refusing a code that
+// does not fit T.
+func storeCodes[T uint8 | uint16 | uint32](codes []T, first uint64, chunk []uint32) error {
+	for i, c := range chunk {
+		if uint32(T(c)) != c {
+			return fmt.Errorf("slot %d: code %d: %w", first+uint64(i), c, format.ErrCorrupt)
+		}
+		codes[first+uint64(i)] = T(c)
+	}
+	return nil
 }
 
 // loadCodesInto is loadCodes into codes, one element per slot of t.
@@ -193,11 +199,8 @@ func loadCodesInto[T uint8 | uint16 | uint32](ctx context.Context, t *Table, cod
 		if err := t.r.Codes(buf, lo); err != nil {
 			return err
 		}
-		for i, c := range buf {
-			if uint32(T(c)) != c {
-				return fmt.Errorf("slot %d: code %d: %w", lo+uint64(i), c, format.ErrCorrupt)
-			}
-			codes[lo+uint64(i)] = T(c)
+		if err := storeCodes(codes, lo, buf); err != nil {
+			return err
 		}
 		if progress != nil {
 			progress(loaded.Add(hi-lo), n)
