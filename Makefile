@@ -13,7 +13,7 @@ WORKERS ?= 2
 # pass as it was: every package of RACE_PKGS and RACE_LONG_PKGS (solver: no goroutines of
 # its own, 6 minutes under -race), every test, at -cpu 1 and 2. Measured per test in
 # benchmarks/RESULTS.md ("The test suite").
-RACE_PKGS := ./builder/... ./internal/parallel/ ./pipeline/ ./format/ ./tables/ ./serve/ ./cmd/tablesmith/ ./benchmarks/
+RACE_PKGS := ./builder/... ./internal/parallel/ ./pipeline/ ./format/ ./tables/ ./serve/ ./cli/ ./benchmarks/
 RACE_LONG_PKGS := ./solver/ ./internal/milloracle/
 RACE_SLOW := ^(TestMill.*|TestEightAStarTable|TestKorfQuick|TestBenchAStar|TestBenchKorfQuick|TestLogFileWholeAfterEveryWrite|TestListFrame|TestDeferredLevelsMatchOracle|TestBFSResumeFromZstdLog|TestLevelEncodingsRoundTrip|TestResumeVersion2Log|TestVerifyCatchesLyingHanoiAndSlideShapes|TestEightEveryScheme|TestPDBCopyMatchesRepack|TestCorruptTableNeverAnswersWrong)$$
 # Each fuzz target's run in `make fuzz-short` (CI) and `make fuzz`. CI counts executions:
@@ -93,7 +93,7 @@ test-huge: test-race-full
 
 bench: build
 	@mkdir -p $(BENCH_OUT)
-	$(GO) test -run '^$$' -bench . -benchtime 1s ./index/ ./format/ ./benchmarks/ ./games/... ./cmd/tablesmith/ | tee $(BENCH_OUT)/go-bench.txt
+	$(GO) test -run '^$$' -bench . -benchtime 1s ./index/ ./format/ ./benchmarks/ ./games/... ./cli/ | tee $(BENCH_OUT)/go-bench.txt
 	$(GO) test -run '^$$' -bench 'ToExcess' -benchtime 1s ./pipeline/ | tee -a $(BENCH_OUT)/go-bench.txt
 	$(BIN) bench eight --workers $(WORKERS) | tee $(BENCH_OUT)/schemes.txt
 	$(BIN) bench hanoi --pegs 4 --disks 12 --workers $(WORKERS) | tee $(BENCH_OUT)/hanoi.txt

@@ -11,7 +11,7 @@
 // it leads into, and [BuildTierSet] builds a plan, resuming unit by unit. A set too big for
 // one machine is a plan of idempotent units ([Unit]: [TierUnits], [PDBUnits],
 // [VerifyUnits]) that run in-process ([RunUnits]) or as Slurm jobs ([SlurmScript]). The CLI
-// (cmd/tablesmith) only parses flags and prints; programs that only probe tables import
+// (cmd/tablesmith, package cli) only parses flags and prints; programs that only probe tables import
 // package tables, which links none of this, and this package never imports tables.
 //
 // Every pipeline writes its files under temporary names and renames them into place when

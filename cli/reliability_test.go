@@ -1,6 +1,6 @@
 //go:build linux || darwin
 
-package main
+package cli
 
 // The findings of issue 27's hostile test, each pinned: unbounded worker counts, a '%' in
 // a Slurm log directory, --time-scale NaN/Inf, lost standard output (a closed pipe,
@@ -34,7 +34,7 @@ func tablesmithBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(binDir, "tablesmith")
-		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-o", binPath, "../cmd/tablesmith").CombinedOutput(); err != nil {
 			binErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	})

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -224,7 +224,7 @@ func TestDevFull(t *testing.T) {
 		t.Skip("no /dev/full on this system")
 	}
 	bin := filepath.Join(t.TempDir(), "tablesmith")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/tablesmith").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
