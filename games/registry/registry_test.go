@@ -3,6 +3,7 @@ package registry
 import (
 	"encoding/json"
 	"flag"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,7 +21,7 @@ func TestRegistry(t *testing.T) {
 		"mill":      `{"w":3,"b":4}`,
 	}
 	seen := map[string]bool{}
-	for _, g := range All() {
+	for _, g := range builtin {
 		name := g.Name()
 		if seen[name] {
 			t.Fatalf("game %q registered twice", name)
@@ -101,3 +102,70 @@ func isA[C any](g games.Game) bool {
 	_, ok := g.(C)
 	return ok
 }
+
+// TestRegisterRefuses: a game registered from outside may not take a reserved name, a
+// name already taken, a name that is no lower-case word, or offer no capability; one
+// that is fine is listed after the built-in games and found by name.
+func TestRegisterRefuses(t *testing.T) {
+	mu.Lock()
+	before := slices.Clone(registered)
+	mu.Unlock()
+	t.Cleanup(func() { mu.Lock(); registered = before; mu.Unlock() })
+	mill := mustLookup(t, "mill")
+	for _, tc := range []struct {
+		g    games.Game
+		want string
+	}{
+		{nil, "nil game"},
+		{renamed{mill, "pdb"}, "reserved"},
+		{renamed{mill, "verify"}, "reserved"},
+		{renamed{mill, "hanoi"}, "registered already"},
+		{renamed{mill, ""}, "no name"},
+		{renamed{mill, "My Game"}, "lower-case word"},
+		{renamed{mill, "-x"}, "starts with '-'"},
+		{bare{renamed{mill, "bare"}}, "none of the capabilities"},
+	} {
+		err := Register(tc.g)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Register(%v) = %v, want an error saying %q", tc.g, err, tc.want)
+		}
+	}
+	if err := Register(renamed{mill, "mill-copy"}); err != nil {
+		t.Fatal(err)
+	}
+	names := Names()
+	if names[len(names)-1] != "mill-copy" {
+		t.Errorf("registered game not listed last: %v", names)
+	}
+	if g, err := Lookup("mill-copy"); err != nil || g.Name() != "mill-copy" {
+		t.Errorf("Lookup(mill-copy) = %v, %v", g, err)
+	}
+	if err := Register(renamed{mill, "mill-copy"}); err == nil {
+		t.Error("the same name registered twice")
+	}
+}
+
+func mustLookup(t *testing.T, name string) games.TieredGame {
+	g, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.(games.TieredGame)
+}
+
+// renamed is a tiered game under another name.
+type renamed struct {
+	games.TieredGame
+	name string
+}
+
+func (r renamed) Name() string { return r.name }
+
+// bare is a game with no capability.
+type bare struct{ r renamed }
+
+func (b bare) Name() string                                  { return b.r.Name() }
+func (b bare) Summary() string                               { return "no capability" }
+func (b bare) Schemes() []string                             { return b.r.Schemes() }
+func (b bare) NewParams() any                                { return b.r.NewParams() }
+func (b bare) Open(p any, index string) (games.Space, error) { return b.r.Open(p, index) }
