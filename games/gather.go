@@ -21,7 +21,7 @@ import (
 // share more cache lines.
 type CodeGather[C Code] struct {
 	tiers []Tier
-	tabs  [][]C    // tabs[k]: the codes of tiers[k]; the last one holds GameOverCode alone
+	tabs  [][]C    // tabs[k]: the codes of tiers[k]; the last one holds endCodes
 	from  []uint32 // a located child's index into tabs
 	at    []uint64 // its slot in tabs[from]
 	least uint16   // the least code the last Gather read
@@ -31,9 +31,22 @@ type CodeGather[C Code] struct {
 // in a byte (WDL codes of at most 8 bits), else uint16.
 type Code interface{ uint8 | uint16 }
 
-// GameOverCode is the WDL code a move that ends the game reads as: the opponent has lost
-// at once (a loss in 0 plies).
+// GameOverCode is the WDL code a move that ends the game with the opponent lost reads as
+// (GameOver, slot EndLoss: a loss in 0 plies).
 var GameOverCode = uint16(values.WDLCodes{}.Code(values.Loss, 0))
+
+// EndCode is the WDL code a move into GameOver at slot s reads as (the value of the end
+// for the side then to move); ok is false for a slot that is no end.
+func EndCode(s uint64) (code uint16, ok bool) {
+	o, ok := EndOutcome(s)
+	if !ok {
+		return 0, false
+	}
+	return uint16(values.WDLCodes{}.Code(o, 0)), true
+}
+
+// endCodes are the codes of the slots of GameOver, in slot order.
+var endCodes = []uint16{EndLoss: GameOverCode, EndDraw: values.WDLDraw}
 
 // SetTiers makes g read the codes of tiers[k] from tabs[k]; it panics unless there are
 // as many tables as tiers (a game-over child would read another tier's codes). A child
@@ -44,27 +57,34 @@ func (g *CodeGather[C]) SetTiers(tiers []Tier, tabs [][]C) {
 		panic(fmt.Sprintf("games: CodeGather.SetTiers: %d tables for %d tiers", len(tabs), len(tiers)))
 	}
 	g.tiers = append(g.tiers[:0], tiers...)
-	g.tabs = append(append(g.tabs[:0], tabs...), []C{C(GameOverCode)})
+	ends := make([]C, len(endCodes))
+	for s, c := range endCodes {
+		ends[s] = C(c)
+	}
+	g.tabs = append(append(g.tabs[:0], tabs...), ends)
 }
 
 // Gather sets dst to the code of each child, one per child, and returns it with −1; a
-// move that ends the game reads as a loss in 0 for the opponent. If a child lies in no
-// tier of SetTiers, or past the end of its tier's codes, it returns the index of the
-// first such child instead, and dst is not filled.
+// move that ends the game reads as the end's value for the opponent, at 0 (EndCode). If a
+// child lies in no tier of SetTiers, or past the end of its tier's codes (or is no end of
+// GameOver), it returns the index of the first such child instead, and dst is not filled.
 func (g *CodeGather[C]) Gather(dst []uint16, children []TierPosition) ([]uint16, int) {
 	over := uint32(len(g.tiers))
 	g.from, g.at = g.from[:0], g.at[:0]
 	for j, c := range children {
 		k := uint32(0)
 		if c.Tier == GameOver {
-			k, c.Slot = over, 0
+			k = over
 		} else {
 			for k < over && g.tiers[k] != c.Tier {
 				k++
 			}
-			if k == over || c.Slot >= uint64(len(g.tabs[k])) {
+			if k == over {
 				return dst[:0], j
 			}
+		}
+		if c.Slot >= uint64(len(g.tabs[k])) {
+			return dst[:0], j
 		}
 		g.from, g.at = append(g.from, k), append(g.at, c.Slot)
 	}

@@ -3,6 +3,8 @@ package games
 import (
 	"slices"
 	"testing"
+
+	"github.com/tablesmith/tablesmith/values"
 )
 
 // TestCodeGather: codes held in bytes and in two bytes read alike.
@@ -24,7 +26,9 @@ func testCodeGather[C Code](t *testing.T) {
 		bad      int
 	}{
 		{"none", nil, []uint16{}, -1},
-		{"both tiers and a game over", []TierPosition{{7, 2}, {3, 0}, {GameOver, 99}, {7, 0}}, []uint16{12, 20, 2, 10}, -1},
+		{"both tiers and a game over", []TierPosition{{7, 2}, {3, 0}, {GameOver, EndLoss}, {7, 0}}, []uint16{12, 20, 2, 10}, -1},
+		{"a game drawn by the move", []TierPosition{{GameOver, EndDraw}, {7, 1}}, []uint16{1, 11}, -1},
+		{"an end that is none", []TierPosition{{7, 1}, {GameOver, 2}}, nil, 1},
 		{"a slot past the end", []TierPosition{{7, 1}, {3, 1}}, nil, 1},
 		{"a tier not set", []TierPosition{{7, 1}, {7, 2}, {5, 0}}, nil, 2},
 	}
@@ -85,4 +89,65 @@ func BenchmarkCodeGather(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(children)), "ns/child")
+}
+
+// TestEndSlots: the ends of GameOver read back, and their codes are the WDL codes of a
+// loss and a draw at 0; a win has no end slot.
+func TestEndSlots(t *testing.T) {
+	t.Parallel()
+	for _, o := range []values.Outcome{values.Loss, values.Draw} {
+		s, ok := EndSlot(o)
+		back, ok2 := EndOutcome(s)
+		code, ok3 := EndCode(s)
+		if !ok || !ok2 || !ok3 || back != o || uint32(code) != (values.WDLCodes{}).Code(o, 0) {
+			t.Errorf("%v: slot %d (%v), reads back %v (%v), code %d (%v)", o, s, ok, back, ok2, code, ok3)
+		}
+	}
+	if _, ok := EndSlot(values.Win); ok {
+		t.Error("a win has an end slot")
+	}
+	if _, ok := EndCode(2); ok {
+		t.Error("slot 2 of GameOver reads as an end")
+	}
+}
+
+// TestCheckOver: the positions a batch marks over must be in order, inside the batch,
+// without moves, and a loss or a draw.
+func TestCheckOver(t *testing.T) {
+	t.Parallel()
+	batch := func(build func(b *ChildBatch)) *ChildBatch {
+		var b ChildBatch
+		b.Reset()
+		build(&b)
+		return &b
+	}
+	ok := batch(func(b *ChildBatch) {
+		b.Pos = append(b.Pos, TierPosition{Tier: 1})
+		b.Close()
+		b.End(values.Draw)
+		b.End(values.Loss)
+	})
+	if err := ok.CheckOver(); err != nil || len(ok.Over) != 2 || ok.Over[0] != (Over{At: 1, Outcome: values.Draw}) {
+		t.Fatalf("a good batch: %v, %+v", err, ok.Over)
+	}
+	for name, b := range map[string]*ChildBatch{
+		"with a move": batch(func(b *ChildBatch) {
+			b.Pos = append(b.Pos, TierPosition{Tier: 1})
+			b.End(values.Loss)
+		}),
+		"a win": batch(func(b *ChildBatch) { b.End(values.Win) }),
+		"out of order": batch(func(b *ChildBatch) {
+			b.Close()
+			b.Close()
+			b.Over = append(b.Over, Over{At: 1, Outcome: values.Loss}, Over{At: 0, Outcome: values.Loss})
+		}),
+		"outside": batch(func(b *ChildBatch) {
+			b.Close()
+			b.Over = append(b.Over, Over{At: 1, Outcome: values.Loss})
+		}),
+	} {
+		if err := b.CheckOver(); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
 }

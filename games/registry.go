@@ -6,9 +6,9 @@
 // imports this one to assert at compile time the capabilities it offers, and callers
 // dispatch on those capabilities, never on a game's name.
 //
-// This package imports nothing of the project; the game packages import only it, package
-// index and small internal helpers (notation, cacheline) — never an engine, a pipeline or
-// the lookup.
+// This package imports nothing of the project but package values (what a value is); the
+// game packages import only it, packages index and values and small internal helpers
+// (notation, cacheline) — never an engine, a pipeline or the lookup.
 package games
 
 import (
@@ -17,6 +17,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/tablesmith/tablesmith/values"
 )
 
 // Game is what every game declares of itself. Beyond it a game offers one capability —
@@ -83,12 +85,26 @@ type PuzzleSpace interface {
 }
 
 // TierSpace is one tier's table of a tiered game as the lookup reads it: besides its
-// slots, the legal moves of a position.
+// slots, the legal moves of a position. What it says must agree with the build side
+// (TierWorker.Children) position for position; package gametest checks that it does.
 type TierSpace interface {
 	Space
-	// Moves lists the legal moves of a position in the notation and, for each, the
-	// position it leads to ("" when the move ends the game).
-	Moves(state string) (moves, next []string, err error)
+	// Moves (required) lists the legal moves of a position in the game's order, each
+	// with the position it leads to. A position over by the rules has no move, and over
+	// is its value for the side to move (values.Loss or values.Draw, at remoteness 0, as
+	// ChildBatch.End marks it); over is 0 for a position whose game goes on (one with no
+	// legal move has then lost).
+	Moves(state string) (moves []Move, over values.Outcome, err error)
+}
+
+// Move is a legal move as the lookup lists it.
+type Move struct {
+	Name string // in the game's notation
+	// Next is the position the move leads to, in the notation; "" when the move ends the
+	// game at once (a child in GameOver), End then being the value of that end for the
+	// side then to move (values.Loss or values.Draw).
+	Next string
+	End  values.Outcome
 }
 
 // The names of the capabilities in JSON outputs (`info`, the HTTP API), from KindOf.

@@ -1,6 +1,11 @@
 package games
 
-import "flag"
+import (
+	"flag"
+	"fmt"
+
+	"github.com/tablesmith/tablesmith/values"
+)
 
 // A two-player game is a graph of tiers (GamesmanOne's word): each tier is a set of
 // positions with a size and a name, numbered 0..Size−1 by the game's own index scheme; a
@@ -14,10 +19,43 @@ import "flag"
 // hand of the side to move and of the opponent).
 type Tier uint64
 
-// GameOver is the tier of a move that ends the game: the position it leads to is lost for
-// the side then to move, at remoteness 0 (Mühle: a capture that leaves the opponent two
-// stones). Its slot is 0.
+// GameOver is the tier of a move that ends the game at once, where the game gives the
+// position it leads to no slot of its own (Mühle: a capture that leaves the opponent two
+// stones). Its slot says what the end is worth to the side then to move: EndLoss or
+// EndDraw. A game that does index such positions lists them in their tier instead and
+// reports them over (ChildBatch.End).
 const GameOver Tier = 1<<64 - 1
+
+// The slots of GameOver: the value, for the side then to move, of the position a move
+// that ends the game leads to, at remoteness 0.
+const (
+	EndLoss uint64 = 0 // the side then to move has lost (the mover has won)
+	EndDraw uint64 = 1 // the game ends drawn (e.g. the move fills the board)
+)
+
+// EndSlot is the slot of GameOver that stands for outcome o (Loss or Draw) of the side
+// then to move; ok is false for any other outcome.
+func EndSlot(o values.Outcome) (slot uint64, ok bool) {
+	switch o {
+	case values.Loss:
+		return EndLoss, true
+	case values.Draw:
+		return EndDraw, true
+	}
+	return 0, false
+}
+
+// EndOutcome is the outcome, for the side then to move, that slot s of GameOver stands
+// for; ok is false for a slot that is none of EndLoss, EndDraw.
+func EndOutcome(s uint64) (o values.Outcome, ok bool) {
+	switch s {
+	case EndLoss:
+		return values.Loss, true
+	case EndDraw:
+		return values.Draw, true
+	}
+	return 0, false
+}
 
 // TierPosition is one position of a tiered game: its tier and its slot in the tier.
 type TierPosition struct {
@@ -63,16 +101,21 @@ type TieredGame interface {
 // TierWorker generates moves a batch of positions at a time (never one interface call
 // per position on a solver's hot path); one goroutine uses it.
 type TierWorker interface {
-	// Children fills b for slots lo..hi−1 of tier t: for the i-th, b.Pos[b.Off[i]:b.Off[i+1]]
-	// are the positions its moves lead to, one per move (GameOver for a move that ends the
-	// game); none means the side to move has no move and has lost.
+	// Children (required) fills b for slots lo..hi−1 of tier t: for the i-th,
+	// b.Pos[b.Off[i]:b.Off[i+1]] are the positions its moves lead to, one per move
+	// (GameOver, with the end's value as its slot, for a move that ends the game at once).
+	// A position that is over by the rules (a line of three, a full board) lists no move
+	// and is marked with b.End; one that is not over and lists no move has no legal move,
+	// and has lost.
 	Children(t Tier, lo, hi uint64, b *ChildBatch)
-	// Parents fills b for slots of tier t: b.Slots[b.Off[i]:b.Off[i+1]] are the slots of
-	// tier from whose moves lead to slots[i], each once.
+	// Parents (required) fills b for slots of tier t: b.Slots[b.Off[i]:b.Off[i+1]] are
+	// the slots of tier from whose moves lead to slots[i], each once. The retrograde
+	// solver asks for them only within a unit (from a tier to one that reaches it back, or
+	// itself); a game whose tiers all lead only into tiers solved before may answer none.
 	Parents(t Tier, slots []uint64, from Tier, b *ParentBatch)
 }
 
-// OrderedTierWorker is a TierWorker that also visits a tier's positions in an order of its
+// OrderedTierWorker (optional) is a TierWorker that also visits a tier's positions in an order of its
 // own, in which the children of consecutive positions lie close together in their tiers.
 // A pass that reads every child's value from tiers of gigabytes (the one-pass solve of a
 // tier whose moves all leave it) then finds them in the cache instead of waiting for
@@ -85,7 +128,20 @@ type OrderedTierWorker interface {
 	ChildrenInOrder(t Tier, lo, hi uint64, slots []uint64, b *ChildBatch) []uint64
 }
 
-// SiblingTiers is implemented by a tiered game whose tiers come in families of siblings:
+// CountingTierWorker (optional) is a TierWorker that can count a position's children in
+// one tier apart (games/mill's): ChildrenOnce is Children, except that the children of
+// each position in tier once are only counted, each distinct slot once, one count per
+// position appended to counts, rather than listed in b once per move. When a tier has one
+// child tier in its unit, the retrograde solver asks for its children so: it needs only
+// their number, which the game often knows without ranking them (Mühle: distinct moves
+// give distinct children when their class has no symmetry), and they need no sorting.
+// Positions over by the rules are marked in b as Children marks them, with a count of 0.
+type CountingTierWorker interface {
+	TierWorker
+	ChildrenOnce(t Tier, lo, hi uint64, once Tier, b *ChildBatch, counts []uint32) []uint32
+}
+
+// SiblingTiers (optional) is implemented by a tiered game whose tiers come in families of siblings:
 // tiers of the same size whose positions are the same slot for slot, and whose moves are
 // the same, the children of a sibling differing from those of another only in the tiers
 // they lie in (Mühle: the placement sectors of one board, which differ only in the stones
@@ -106,13 +162,50 @@ type SiblingTiers interface {
 type ChildBatch struct {
 	Off []int // one more than the positions asked for
 	Pos []TierPosition
+	// Over lists the positions of the batch that are over by the rules, in the order of
+	// the batch (empty for a game without such positions, as Mühle: no engine looks
+	// further then).
+	Over []Over
+}
+
+// Over is a position of a batch that is over by the rules, with its value for the side
+// to move at remoteness 0 (GamesmanOne's primitive value).
+type Over struct {
+	At      int            // the position's index in the batch
+	Outcome values.Outcome // values.Loss or values.Draw
 }
 
 // Reset empties b for a new batch.
-func (b *ChildBatch) Reset() { b.Off = append(b.Off[:0], 0); b.Pos = b.Pos[:0] }
+func (b *ChildBatch) Reset() { b.Off = append(b.Off[:0], 0); b.Pos = b.Pos[:0]; b.Over = b.Over[:0] }
 
 // Close ends the current position.
 func (b *ChildBatch) Close() { b.Off = append(b.Off, len(b.Pos)) }
+
+// End closes the current position, which must list no move, as over by the rules with
+// outcome o for the side to move (values.Loss or values.Draw).
+func (b *ChildBatch) End(o values.Outcome) {
+	b.Over = append(b.Over, Over{At: len(b.Off) - 1, Outcome: o})
+	b.Close()
+}
+
+// CheckOver reports what is wrong with b.Over, or nil: each entry a position of the
+// batch, in order, listing no move, with an outcome an engine can store (a loss or a
+// draw at remoteness 0). Engines call it once a batch, where Over is not empty.
+func (b *ChildBatch) CheckOver() error {
+	last := -1
+	for _, o := range b.Over {
+		switch {
+		case o.At <= last || o.At >= len(b.Off)-1:
+			return fmt.Errorf("a position over by the rules is listed out of order or outside the batch (index %d of %d)", o.At, len(b.Off)-1)
+		case b.Off[o.At+1] != b.Off[o.At]:
+			return fmt.Errorf("position %d of the batch is over by the rules but lists %d moves", o.At, b.Off[o.At+1]-b.Off[o.At])
+		case o.Outcome != values.Loss && o.Outcome != values.Draw:
+			return fmt.Errorf("position %d of the batch is over as a %v: a position over by the rules is a loss or a draw for the side to move (a win at remoteness 0 has no code in the WDL encoding, whose remoteness parity tells wins from losses)", o.At, o.Outcome)
+		}
+		last = o.At
+	}
+	return nil
+}
 
 // ParentBatch is a TierWorker's answer to Parents, reused from call to call.
 type ParentBatch struct {
@@ -126,14 +219,14 @@ func (b *ParentBatch) Reset() { b.Off = append(b.Off[:0], 0); b.Slots = b.Slots[
 // Close ends the current position.
 func (b *ParentBatch) Close() { b.Off = append(b.Off, len(b.Slots)) }
 
-// TierDescriber is implemented by a tiered game whose tiers have numbers worth listing
+// TierDescriber (optional) is implemented by a tiered game whose tiers have numbers worth listing
 // beside their name (Mühle: the stones on the board and in hand of the side to move and of
 // the opponent); `info --json` adds them to each tier's summary.
 type TierDescriber interface {
 	DescribeTier(t Tier) map[string]any
 }
 
-// RulesCompat is implemented by a tiered game whose earlier rules fingerprints still hold
+// RulesCompat (optional) is implemented by a tiered game whose earlier rules fingerprints still hold
 // for some of its tiers (Mühle: sets of moving-phase sectors built before the placement
 // phase was modelled). A set naming such a fingerprint is read, and built on, when every
 // tier it holds is accepted.

@@ -318,16 +318,16 @@ func TestTierSetRulesBeforePlacement(t *testing.T) {
 	}
 }
 
-// TestMillWorkerCountsOnce: Mühle's worker has the fast path Expand asks for (a onceWorker);
+// TestMillWorkerCountsOnce: Mühle's worker has the fast path Expand asks for (a games.CountingTierWorker);
 // without it the moving phase would still be solved right, but ranking every child.
 func TestMillWorkerCountsOnce(t *testing.T) {
-	if _, ok := millGame.NewTierWorker().(onceWorker); !ok {
-		t.Fatalf("%T is no onceWorker", millGame.NewTierWorker())
+	if _, ok := millGame.NewTierWorker().(games.CountingTierWorker); !ok {
+		t.Fatalf("%T is no games.CountingTierWorker", millGame.NewTierWorker())
 	}
 }
 
 // faultyOnceGame is Mühle with one bogus move added to the last position of every batch
-// its workers count once (onceWorker): a move into sector to, at slot.
+// its workers count once (games.CountingTierWorker): a move into sector to, at slot.
 type faultyOnceGame struct {
 	mill.Game
 	to   games.Tier
@@ -344,7 +344,7 @@ type faultyOnceWorker struct {
 }
 
 func (w faultyOnceWorker) ChildrenOnce(t games.Tier, lo, hi uint64, once games.Tier, b *games.ChildBatch, counts []uint32) []uint32 {
-	counts = w.TierWorker.(onceWorker).ChildrenOnce(t, lo, hi, once, b, counts)
+	counts = w.TierWorker.(games.CountingTierWorker).ChildrenOnce(t, lo, hi, once, b, counts)
 	b.Pos = append(b.Pos, games.TierPosition{Tier: w.g.to, Slot: w.g.slot})
 	b.Off[len(b.Off)-1]++
 	return counts

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/values"
 )
 
 // The generic tier orchestrator checked against an independent oracle on a synthetic
@@ -62,6 +63,7 @@ type toyTier struct {
 	moves    [][]games.TierPosition
 	parents  map[games.Tier][][]uint64 // from → per slot, the distinct slots of from moving to it
 	fixed    map[uint64]bool           // slots whose moves are hand-made (no move is added to them)
+	over     map[uint64]values.Outcome // slots over by the rules, with their value
 }
 
 // The kinds of groups.
@@ -175,6 +177,29 @@ func newToyGame(seed uint64) *toyGame {
 			chain, hasChain = grp[0], true
 		}
 		g.groups = append(g.groups, grp)
+	}
+	// Positions over by the rules (a loss or a draw at 0, no move), and moves that end the
+	// game in a draw, drawn from a generator of their own.
+	orng := rand.New(rand.NewPCG(seed, 0x0e4d))
+	for _, t := range all {
+		tt := g.tiers[t]
+		tt.over = map[uint64]values.Outcome{}
+		for s := range tt.size {
+			if _, known := g.known[games.TierPosition{Tier: t, Slot: s}]; tt.fixed[s] || known {
+				continue
+			}
+			if orng.IntN(16) == 0 {
+				tt.moves[s] = nil
+				tt.over[s] = [2]values.Outcome{values.Loss, values.Draw}[orng.IntN(2)]
+				tt.fixed[s] = true
+				continue
+			}
+			for k, c := range tt.moves[s] {
+				if c.Tier == games.GameOver && orng.IntN(3) == 0 {
+					tt.moves[s][k].Slot = games.EndDraw
+				}
+			}
+		}
 	}
 	// Every declared edge is taken by some move (so the declared graph is the true one).
 	for _, t := range all {
@@ -466,20 +491,24 @@ func (sp toySpace) StateOf(slot uint64) (string, bool) {
 	return fmt.Sprintf("%s:%d", sp.g.TierName(sp.t), slot), slot < sp.Slots()
 }
 
-func (sp toySpace) Moves(state string) (moves, next []string, err error) {
+func (sp toySpace) Moves(state string) (moves []games.Move, over values.Outcome, err error) {
 	t, s, err := sp.g.parseState(state)
 	if err != nil {
-		return nil, nil, err
+		return nil, 0, err
+	}
+	if o, ok := sp.g.tiers[t].over[s]; ok {
+		return nil, o, nil
 	}
 	for i, p := range sp.g.tiers[t].moves[s] {
-		moves = append(moves, strconv.Itoa(i))
+		m := games.Move{Name: strconv.Itoa(i)}
 		if p.Tier == games.GameOver {
-			next = append(next, "")
+			m.End, _ = games.EndOutcome(p.Slot)
 		} else {
-			next = append(next, fmt.Sprintf("%s:%d", sp.g.TierName(p.Tier), p.Slot))
+			m.Next = fmt.Sprintf("%s:%d", sp.g.TierName(p.Tier), p.Slot)
 		}
+		moves = append(moves, m)
 	}
-	return moves, next, nil
+	return moves, 0, nil
 }
 
 // toyWorker answers from the explicit graph (read-only: any number of goroutines).
@@ -489,6 +518,10 @@ func (w toyWorker) Children(t games.Tier, lo, hi uint64, b *games.ChildBatch) {
 	b.Reset()
 	tt := w.g.tiers[t]
 	for s := lo; s < hi; s++ {
+		if o, ok := tt.over[s]; ok {
+			b.End(o)
+			continue
+		}
 		b.Pos = append(b.Pos, tt.moves[s]...)
 		b.Close()
 	}
@@ -506,10 +539,13 @@ func (w toyWorker) Parents(t games.Tier, slots []uint64, from games.Tier, b *gam
 }
 
 // toyOracle solves the whole game from its explicit graph by the definition, depth after
-// depth over every position: a position is lost at 0 when it has no move; won at odd d
-// when a move leads to a position lost at d−1 (a move that ends the game leaves the
-// opponent lost at 0); lost at even d > 0 when every move leads to a position won, the
-// slowest at d−1. Positions undecided when two depths in a row decide nothing are draws.
+// depth over every position: a position is lost at 0 when it has no move and is not over
+// by the rules as a draw (one over as a loss has no move); won at odd d when a move leads
+// to a position lost at d−1 (a move that ends the game with the opponent lost leaves it
+// lost at 0); lost at even d > 0 when every move leads to a position won, the slowest at
+// d−1 (a move that ends the game in any way leaves no such position). Positions
+// undecided when two depths in a row decide nothing are draws (those over as draws
+// among them).
 // It returns each tier's WDL codes: 1 for a draw, 2 + r for remoteness r.
 func toyOracle(g *toyGame) map[games.Tier][]uint32 {
 	rem := map[games.Tier][]int{}
@@ -530,10 +566,10 @@ func toyOracle(g *toyGame) map[games.Tier][]uint32 {
 			ok := false
 			switch {
 			case d == 0:
-				ok = len(moves) == 0
+				ok = len(moves) == 0 && g.tiers[p.Tier].over[p.Slot] != values.Draw
 			case d%2 == 1:
 				for _, c := range moves {
-					if c.Tier == games.GameOver && d == 1 || c.Tier != games.GameOver && rem[c.Tier][c.Slot] == d-1 {
+					if c.Tier == games.GameOver && c.Slot == games.EndLoss && d == 1 || c.Tier != games.GameOver && rem[c.Tier][c.Slot] == d-1 {
 						ok = true
 					}
 				}
@@ -614,3 +650,4 @@ type toyCase struct {
 	g      *toyGame
 	oracle map[games.Tier][]uint32
 }
+var _ games.TierSpace = toySpace{}

@@ -214,9 +214,13 @@ func TestTierSetWDLQueries(t *testing.T) {
 			for _, m := range fm {
 				fullOf[m.Move] = m
 			}
-			order, _, err := sp.Moves(wa.State)
+			list, _, err := sp.Moves(wa.State)
 			if err != nil {
 				t.Fatal(err)
+			}
+			var order []string
+			for _, m := range list {
+				order = append(order, m.Name)
 			}
 			for i, m := range wm {
 				f, ok := fullOf[m.Move]

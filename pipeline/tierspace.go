@@ -28,8 +28,8 @@ type tierSpace struct {
 	// off, size slots) or an exit's codes. One short scan per move finds a child's.
 	dest [][]childDest
 	// once[i] is the index in dest[i] of the only tier of the unit among u.Tiers[i]'s
-	// children, when there is exactly one (else −1): a onceWorker counts the children in
-	// it apart, once each.
+	// children, when there is exactly one (else −1): a games.CountingTierWorker counts
+	// the children in it apart, once each.
 	once []int
 
 	mu     sync.Mutex
@@ -86,17 +86,6 @@ func newTierSpace(g games.TieredGame, u TierUnit, ex *tierExits) *tierSpace {
 	return sp
 }
 
-// A onceWorker is a TierWorker that can count a position's children in one tier apart
-// (games/mill's): ChildrenOnce is Children, except that the children of each position in
-// tier once are only counted, once each, the counts appended to counts, rather than
-// listed in b once per move. When a tier has one child tier in the unit, Expand asks for
-// its children so: the retrograde engine needs only their number, which the game often
-// knows without ranking them (Mühle: distinct moves give distinct children when their
-// class has no symmetry), and they need no sorting.
-type onceWorker interface {
-	ChildrenOnce(t games.Tier, lo, hi uint64, once games.Tier, b *games.ChildBatch, counts []uint32) []uint32
-}
-
 // fail records a move the game's tier graph does not allow; the build reports the first.
 func (sp *tierSpace) fail(err error) {
 	sp.mu.Lock()
@@ -134,7 +123,7 @@ type tierSpaceWorker struct {
 	tw     games.TierWorker
 	cb     games.ChildBatch
 	pb     []games.ParentBatch
-	counts []uint32 // the children in the unit, counted by a onceWorker
+	counts []uint32 // the children in the unit, counted by a games.CountingTierWorker
 	local  []uint64
 	// gathered holds one position's exit codes between reading and combining them.
 	gathered []uint16
@@ -194,7 +183,13 @@ func (w *tierSpaceWorker) summarise(i int, children []games.TierPosition) (uint3
 	succ := w.local[:0]
 	for _, c := range children {
 		if c.Tier == games.GameOver {
-			ex.Add(values.Loss, 0)
+			o, ok := games.EndOutcome(c.Slot)
+			if !ok {
+				w.sp.fail(fmt.Errorf("a move of %s %s ends the game at slot %d of GameOver, which is no end (%d: a loss, %d: a draw)",
+					w.sp.g.TierNoun(), w.sp.g.TierName(w.sp.u.Tiers[i]), c.Slot, games.EndLoss, games.EndDraw))
+				continue
+			}
+			ex.Add(o, 0)
 			continue
 		}
 		k := 0
@@ -239,7 +234,7 @@ func (w *tierSpaceWorker) Expand(lo, hi uint64, b *retro.Batch) {
 		i := w.sp.tierAt(lo)
 		end := min(hi, w.sp.off[i+1])
 		t := w.sp.u.Tiers[i]
-		ow, ok := w.tw.(onceWorker)
+		ow, ok := w.tw.(games.CountingTierWorker)
 		if k := w.sp.once[i]; ok && k >= 0 {
 			d := &w.sp.dest[i][k]
 			w.counts = ow.ChildrenOnce(t, lo-w.sp.off[i], end-w.sp.off[i], d.tier, &w.cb, w.counts[:0])
@@ -252,30 +247,57 @@ func (w *tierSpaceWorker) Expand(lo, hi uint64, b *retro.Batch) {
 			// them, once, is counted apart): their codes read at once and combined by the
 			// one rule, as the one-pass solver reads them; a move the game should not make
 			// is told move by move, below (summarise).
+			first := len(b.Count)
 			if w.gatherExits(i, w.cb.Pos) == nil {
 				for p := range int(end - lo) {
 					moves := w.exCodes[w.cb.Off[p]:w.cb.Off[p+1]]
 					b.Count = append(b.Count, w.counts[p])
 					b.Exits = append(b.Exits, values.SummaryOf(values.CodeOfMoves(moves), len(moves)))
 				}
-				lo = end
-				continue
+			} else {
+				for p := range int(end - lo) {
+					n, ex := w.summarise(i, w.cb.Pos[w.cb.Off[p]:w.cb.Off[p+1]])
+					b.Count = append(b.Count, w.counts[p]+n)
+					b.Exits = append(b.Exits, ex)
+				}
 			}
-			for p := range int(end - lo) {
-				n, ex := w.summarise(i, w.cb.Pos[w.cb.Off[p]:w.cb.Off[p+1]])
-				b.Count = append(b.Count, w.counts[p]+n)
-				b.Exits = append(b.Exits, ex)
-			}
+			w.settleOver(i, b, first)
 			lo = end
 			continue
 		}
+		first := len(b.Count)
 		w.tw.Children(t, lo-w.sp.off[i], end-w.sp.off[i], &w.cb)
 		for p := range int(end - lo) {
 			n, ex := w.summarise(i, w.cb.Pos[w.cb.Off[p]:w.cb.Off[p+1]])
 			b.Count = append(b.Count, n)
 			b.Exits = append(b.Exits, ex)
 		}
+		w.settleOver(i, b, first)
 		lo = end
+	}
+}
+
+// settleOver gives the positions of the last batch of tier i that the game marked over
+// by the rules (games.ChildBatch.Over) their value, at b.Count[first+p] and
+// b.Exits[first+p] for the batch's p-th: no successor, and an exit summary that values
+// them as the rules do (a draw: a summary of no move that draws; a loss: no move at all,
+// as a blocked position). A batch that marks them wrongly fails the build.
+func (w *tierSpaceWorker) settleOver(i int, b *retro.Batch, first int) {
+	if len(w.cb.Over) == 0 {
+		return
+	}
+	if err := w.cb.CheckOver(); err != nil {
+		w.sp.fail(fmt.Errorf("%s %s: %w", w.sp.g.TierNoun(), w.sp.g.TierName(w.sp.u.Tiers[i]), err))
+		return
+	}
+	for _, o := range w.cb.Over {
+		k := first + o.At
+		if b.Count[k] != 0 {
+			w.sp.fail(fmt.Errorf("%s %s: a position over by the rules counts %d moves in its own unit",
+				w.sp.g.TierNoun(), w.sp.g.TierName(w.sp.u.Tiers[i]), b.Count[k]))
+			return
+		}
+		b.Exits[k] = values.MoveSummary{Draw: o.Outcome == values.Draw}
 	}
 }
 
@@ -348,6 +370,14 @@ func solveOnePass(ctx context.Context, sp *tierSpace, workers int) (_ []uint16, 
 				return fmt.Errorf("slot %d: remoteness beyond 65533", s)
 			}
 			w.values = append(w.values, uint16(c))
+		}
+		if len(w.cb.Over) > 0 {
+			if err := w.cb.CheckOver(); err != nil {
+				return fmt.Errorf("%s %s: %w", sp.g.TierNoun(), sp.g.TierName(t), err)
+			}
+			for _, o := range w.cb.Over {
+				w.values[o.At] = uint16((values.WDLCodes{}).Code(o.Outcome, 0))
+			}
 		}
 		// The order scatters the writes over the tier: apart from the work above, in a
 		// loop of stores alone, they overlap as the reads of gatherExits do.

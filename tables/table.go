@@ -130,6 +130,10 @@ type Answer struct {
 	// or set: the outcome is exact, Remoteness is 0 and means nothing.
 	NoRemoteness bool
 	Reachable    bool // puzzles: the state reaches a goal (Outcome == Remoteness)
+	// Over marks a two-player position that is over by the rules (a line of three, a
+	// full board): its value is the rules', at remoteness 0, and it has no move; or, in
+	// a MoveAnswer with no State, the end of the game that the move brings about.
+	Over bool
 }
 
 // ErrBadState marks a query the table cannot answer: a malformed state, or one of

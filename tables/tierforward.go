@@ -507,9 +507,22 @@ func checkChunk[C games.Code](s *Set, tc *siblingCheck[C], st *forwardState[C], 
 	var bad int
 	st.gathered, bad = gather.Gather(st.gathered, children)
 	holes := bad < 0 && gather.Least() == values.WDLHole
+	if err := st.cb.CheckOver(); len(st.cb.Over) > 0 && err != nil {
+		tc.first.record(st.slots[0], err.Error())
+		return
+	}
+	nextOver := 0 // the next of st.cb.Over, the positions over by the rules
 	for p, slot := range st.slots {
+		var over values.Outcome
+		if nextOver < len(st.cb.Over) && st.cb.Over[nextOver].At == p {
+			over = st.cb.Over[nextOver].Outcome
+			nextOver++
+		}
 		if bad < 0 && !holes {
 			want := values.CodeOfMoves(st.gathered[st.cb.Off[p]:st.cb.Off[p+1]])
+			if over != 0 {
+				want = values.WDLCodes{}.Code(over, 0)
+			}
 			if tc.tab.outcomeOnly {
 				want = values.OutcomeCode(want)
 			}
@@ -521,7 +534,7 @@ func checkChunk[C games.Code](s *Set, tc *siblingCheck[C], st *forwardState[C], 
 		if tc.direct && tc.heads != nil {
 			mine = tc.retag(nil, mine)
 		}
-		msg := checkPosition(s, tc.tier, tc.loaded, mine, uint16(st.own[p]), tc.tab)
+		msg := checkPosition(s, tc.tier, tc.loaded, mine, over, uint16(st.own[p]), tc.tab)
 		if msg == "" && (bad < 0 && !holes) {
 			msg = "its moves' values combine to two different values (a fault of tablesmith)"
 		}
@@ -538,14 +551,18 @@ func checkChunk[C games.Code](s *Set, tc *siblingCheck[C], st *forwardState[C], 
 }
 
 // checkPosition checks one position of tier t whose moves lead to children and whose
-// stored code is got, move by move; it returns what is wrong, or "".
-func checkPosition[C games.Code](s *Set, t games.Tier, loaded []tierCodes[C], children []games.TierPosition, got uint16, tab *Table) string {
+// stored code is got, move by move; over is its value by the rules where it is over (0
+// where it is not). It returns what is wrong, or "".
+func checkPosition[C games.Code](s *Set, t games.Tier, loaded []tierCodes[C], children []games.TierPosition, over values.Outcome, got uint16, tab *Table) string {
 	g := s.tiers.g
 	var sum values.MoveSummary
 	for _, c := range children {
-		code := games.GameOverCode
 		if c.Tier == unlisted {
 			return fmt.Sprintf("a move leads into a %s that the game does not list among those of its family's first", g.TierNoun())
+		}
+		code, ok := games.EndCode(c.Slot)
+		if c.Tier == games.GameOver && !ok {
+			return fmt.Sprintf("a move ends the game at slot %d of GameOver, which is no end", c.Slot)
 		}
 		if c.Tier != games.GameOver {
 			k := 0
@@ -567,6 +584,10 @@ func checkPosition[C games.Code](s *Set, t games.Tier, loaded []tierCodes[C], ch
 		}
 	}
 	want := sum.Code()
+	rules := ""
+	if over != 0 {
+		want, rules = values.WDLCodes{}.Code(over, 0), " by the rules (it is over)"
+	}
 	if tab.outcomeOnly {
 		want = values.OutcomeCode(want)
 	}
@@ -577,11 +598,21 @@ func checkPosition[C games.Code](s *Set, t games.Tier, loaded []tierCodes[C], ch
 	exp, er, _ := tab.wdl.Decode(want)
 	switch {
 	case tab.outcomeOnly && uint32(got) > values.WDLOnlyWin:
-		return fmt.Sprintf("stored code %d, no win, draw or loss; its moves make it a %v", got, exp)
+		return fmt.Sprintf("stored code %d, no win, draw or loss; %s a %v%s", got, madeBy(over), exp, rules)
 	case tab.outcomeOnly:
-		return fmt.Sprintf("stored %v, its moves make it a %v", o, exp)
+		return fmt.Sprintf("stored %v, %s a %v%s", o, madeBy(over), exp, rules)
+	case over != 0:
+		return fmt.Sprintf("stored %s, it is %s%s", valueText(o, gr), valueText(exp, er), rules)
 	}
 	return fmt.Sprintf("stored %s, its moves make it %s", valueText(o, gr), valueText(exp, er))
+}
+
+// madeBy says where a position's value comes from: its moves, or the rules (over).
+func madeBy(over values.Outcome) string {
+	if over != 0 {
+		return "it is"
+	}
+	return "its moves make it"
 }
 
 // valueText writes a value with its remoteness ("win in 7", "draw").

@@ -287,8 +287,9 @@ func (s *Set) lookupTier(state string) (Answer, *Table, error) {
 }
 
 // MoveAnswer is a legal move with the value of the position it leads to, for the
-// opponent, who is then to move (Answer.State empty when the move ends the game: a loss
-// in 0, or in a win/draw/loss-only set a loss without remoteness).
+// opponent, who is then to move (Answer.State empty when the move ends the game at once:
+// the end's value, a loss or a draw in 0, or in a win/draw/loss-only set without
+// remoteness).
 type MoveAnswer struct {
 	Move string
 	Answer
@@ -298,7 +299,9 @@ type MoveAnswer struct {
 // value of the position it leads to, best move first for the side to move: the quickest
 // win (a loss for the opponent), then draws, then the slowest loss. In a win/draw/loss-only
 // set moves are ranked by value alone (wins, draws, losses), in the game's move order
-// within each, except that the moves that end the game come first among the wins.
+// within each, except that the moves that end the game come first among the wins. A
+// position over by the rules has no move and Answer.Over set; its stored value must be
+// the one the rules give it, or the set is corrupt.
 func (s *Set) Moves(state string) (Answer, []MoveAnswer, error) {
 	if s.tiers == nil {
 		return Answer{}, nil, fmt.Errorf("tables: %s is not a two-player game's set", s.dir)
@@ -307,20 +310,31 @@ func (s *Set) Moves(state string) (Answer, []MoveAnswer, error) {
 	if err != nil {
 		return Answer{}, nil, err
 	}
-	moves, next, err := tab.Domain().(games.TierSpace).Moves(a.State) // built by the lookup
+	moves, over, err := tab.Domain().(games.TierSpace).Moves(a.State) // built by the lookup
 	if err != nil {
 		return Answer{}, nil, fmt.Errorf("%w: %w", ErrBadState, err)
 	}
+	if over != 0 {
+		if a.Outcome != over || a.Remoteness != 0 || len(moves) > 0 {
+			return Answer{}, nil, fmt.Errorf("tables: %s: over by the rules as a %v, but stored as %v in %d: %w",
+				a.State, over, a.Outcome, a.Remoteness, format.ErrCorrupt)
+		}
+		a.Over = true
+		return a, nil, nil
+	}
 	out := make([]MoveAnswer, len(moves))
 	for i, m := range moves {
-		out[i].Move = m
-		if next[i] == "" {
-			out[i].Answer = Answer{Outcome: values.Loss, NoRemoteness: s.tiers.outcomeOnly} // the move ends the game
+		out[i].Move = m.Name
+		if m.Next == "" {
+			if m.End != values.Loss && m.End != values.Draw {
+				return Answer{}, nil, fmt.Errorf("tables: %s: move %s ends the game as a %v for the opponent; an end is a loss or a draw", a.State, m.Name, m.End)
+			}
+			out[i].Answer = Answer{Outcome: m.End, NoRemoteness: s.tiers.outcomeOnly, Over: true} // the move ends the game
 			continue
 		}
-		b, _, err := s.lookupTier(next[i])
+		b, _, err := s.lookupTier(m.Next)
 		if err != nil {
-			return Answer{}, nil, fmt.Errorf("move %s: %w", m, err)
+			return Answer{}, nil, fmt.Errorf("move %s: %w", m.Name, err)
 		}
 		out[i].Answer = b
 	}

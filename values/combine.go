@@ -9,7 +9,9 @@ package values
 // tiers without inner moves and the forward check of `verify` all use this rule.
 
 // MoveSummary accumulates the values of some of a position's moves. The zero value holds
-// no move.
+// no move: with none added, it values a position without a legal move (lost at 0). A
+// position over by the rules is summarised without moves as well: the zero value for a
+// loss, Draw set for a draw.
 type MoveSummary struct {
 	Moves int  // the moves added
 	Draw  bool // some move leads to a draw

@@ -22,7 +22,8 @@ type Worker interface {
 	// counts them down as they are decided, and the slots themselves come from Preds),
 	// and b.Exits[i] summarises its moves that leave the unit (values of solved
 	// positions, or the end of the game). A position with no successor in the unit and
-	// b.Exits[i].Moves == 0 has no move: it is lost at 0. b.Off and b.Succ are not used.
+	// b.Exits[i].Moves == 0 has no move: it is lost at 0, unless b.Exits[i].Draw says it is
+	// drawn by the rules (a position over as a draw). b.Off and b.Succ are not used.
 	Expand(lo, hi uint64, b *Batch)
 	// Preds fills b for slots: b.Succ[b.Off[i]:b.Off[i+1]] are the distinct slots of
 	// the unit that move to slots[i]. b.Exits is not used.

@@ -13,7 +13,8 @@ import (
 	"github.com/tablesmith/tablesmith/values"
 )
 
-// The analysis works depth by depth. Initially a position with no move is lost at 0, and
+// The analysis works depth by depth. Initially a position with no move is lost at 0 (one
+// over by the rules as a draw comes as exits of no move that draw, and stays a draw), and
 // one whose moves all leave the unit takes the value the exits give it (values.MoveSummary,
 // the one combining rule); one with moves in the unit starts from its exits: a win
 // pending at WinIn, or unable to lose (a drawing exit), or else a loss in LoseIn at the
@@ -181,8 +182,8 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 			}
 			x := uint64(succ) << cntShift
 			switch {
-			case succ == 0 && ex.Moves == 0:
-				x |= 1 // no move: lost at 0
+			case succ == 0 && ex.Moves == 0 && !ex.Draw:
+				x |= 1 // no move (or over by the rules as a loss): lost at 0
 				dec++
 			case o == values.Win:
 				x |= noLoseBit | pendingBit | uint64(r)<<pendShift

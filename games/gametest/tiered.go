@@ -1,7 +1,9 @@
-// Package gametest holds the conformance checks every game passes, whatever its rules: a
-// tiered game's graph of tiers agrees with its moves, its un-moves are exactly the inverse
-// of its moves, and its tier names read back. A game's own tests call them with the game
-// and how many positions of each tier to sample.
+// Package gametest holds the conformance checks every game passes, whatever its rules:
+// the whole contract of package games, the build side (the worker's moves, un-moves,
+// orders, counted children, siblings, positions over by the rules) and the lookup side
+// (each tier's table space, the notation, the moves a query lists), each side against the
+// other. Package registry runs them on every registered game in `make test`; a game's own
+// tests may call them with more samples.
 package gametest
 
 import (
@@ -14,8 +16,8 @@ import (
 	"github.com/tablesmith/tablesmith/games"
 )
 
-// CheckTiered checks a tiered game on up to samples positions of every tier (all of them
-// for smaller tiers), chosen by a fixed seed:
+// CheckTiered checks the whole tier contract of a game on up to samples positions of
+// every tier (all of them for smaller tiers), chosen by a fixed seed:
 //   - Tiers lists each tier once, TierName and ParseTier read each other back, and
 //     ParseTier refuses nonsense;
 //   - every move of a position leads into a tier TierChildren lists (or ends the game),
@@ -30,8 +32,14 @@ import (
 //   - where the game has families of siblings (games.SiblingTiers), each tier's family holds it
 //     and is the family of each of its members, and each sibling's positions have the
 //     children of the family's first's where SiblingChild says, in the same order (on the
-//     same samples, by Children and by the worker's own order).
-func CheckTiered(t *testing.T, g games.TieredGame, samples int) {
+//     same samples, by Children and by the worker's own order);
+//   - where the worker counts children apart (games.CountingTierWorker), it lists and
+//     counts what Children lists (checkCounting);
+//   - the lookup side agrees with the build side (checkLookup): each tier's table space
+//     opens with TierSize slots, positions read back through StateOf, Normalize, TierOf
+//     and Slot, the lookup's Moves lead where Children does, and positions are over by
+//     the rules, with the same value, on both sides.
+func CheckTiered(t testing.TB, g games.TieredGame, samples int) {
 	t.Helper()
 	all := g.Tiers()
 	seen := map[games.Tier]bool{}
@@ -65,6 +73,8 @@ func CheckTiered(t *testing.T, g games.TieredGame, samples int) {
 
 	checkOrder(t, g, samples)
 	checkSiblings(t, g, samples)
+	checkCounting(t, g, samples)
+	checkLookup(t, g, samples)
 	rng := rand.New(rand.NewPCG(1, 2))
 	w := g.NewTierWorker()
 	var cb, back games.ChildBatch
@@ -133,7 +143,7 @@ func CheckTiered(t *testing.T, g games.TieredGame, samples int) {
 const wholeOrder = 20_000
 
 // checkOrder checks a worker's own order of the positions (games.OrderedTierWorker).
-func checkOrder(t *testing.T, g games.TieredGame, samples int) {
+func checkOrder(t testing.TB, g games.TieredGame, samples int) {
 	t.Helper()
 	ow, ok := g.NewTierWorker().(games.OrderedTierWorker)
 	if !ok {
@@ -197,7 +207,7 @@ func checkOrder(t *testing.T, g games.TieredGame, samples int) {
 }
 
 // checkSiblings checks a game's families of sibling tiers (games.SiblingTiers).
-func checkSiblings(t *testing.T, g games.TieredGame, samples int) {
+func checkSiblings(t testing.TB, g games.TieredGame, samples int) {
 	t.Helper()
 	tt, ok := g.(games.SiblingTiers)
 	if !ok {

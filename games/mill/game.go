@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/internal/notation"
+	"github.com/tablesmith/tablesmith/values"
 )
 
 // Game describes Nine Men's Morris to the game registry (package games): one table per
@@ -153,11 +154,12 @@ func (s *Space) StateOf(slot uint64) (string, bool) {
 // Moves lists the legal moves of a position in the notation — placements while the side
 // to move holds stones, then slides and flights — and for each the position it leads to,
 // or "" when the move ends the game (the opponent is left with fewer than 3 stones on the
-// board and in hand). No moves means the side to move is blocked and has lost.
-func (s *Space) Moves(state string) (moves, next []string, err error) {
+// board and in hand: lost). No moves means the side to move is blocked and has lost; no
+// position of Nine Men's Morris is over by the rules otherwise (over is always 0).
+func (s *Space) Moves(state string) (moves []games.Move, over values.Outcome, err error) {
 	p, err := Parse(state)
 	if err != nil {
-		return nil, nil, err
+		return nil, 0, err
 	}
 	own, opp := p.OwnOpp()
 	oh, ph := p.Hands()
@@ -168,14 +170,15 @@ func (s *Space) Moves(state string) (moves, next []string, err error) {
 		succ = Successors(nil, own, opp)
 	}
 	for _, sc := range succ {
-		moves = append(moves, sc.Move.String())
+		m := games.Move{Name: sc.Move.String()}
 		if bits.OnesCount32(sc.Own)+ph < MinStones {
-			next = append(next, "")
-			continue
+			m.End = values.Loss
+		} else {
+			m.Next = FromOwnOpp(sc.Own, sc.Opp, p.ToMove.Other()).withHands(ph, max(oh-1, 0)).String()
 		}
-		next = append(next, FromOwnOpp(sc.Own, sc.Opp, p.ToMove.Other()).withHands(ph, max(oh-1, 0)).String())
+		moves = append(moves, m)
 	}
-	return moves, next, nil
+	return moves, 0, nil
 }
 
 // Rules states the rules the tables are built under, both phases; RulesID fingerprints it,

@@ -103,20 +103,20 @@ func TestPlacementSpace(t *testing.T) {
 			if err != nil || g.TierName(tier) != strings.Join([]string{itoa(c.w), itoa(c.b), itoa(c.wh), itoa(c.bh)}, "-") {
 				t.Fatalf("%q: tier %s, %v", state, g.TierName(tier), err)
 			}
-			moves, next, err := sp.Moves(state)
+			moves, _, err := sp.Moves(state)
 			if err != nil || len(moves) == 0 {
 				t.Fatalf("%q: moves %v, %v", state, moves, err)
 			}
-			for i, m := range moves {
-				if strings.Contains(m, "-") {
-					t.Fatalf("%q: move %s is no placement", state, m)
+			for _, m := range moves {
+				if strings.Contains(m.Name, "-") {
+					t.Fatalf("%q: move %s is no placement", state, m.Name)
 				}
-				if next[i] == "" {
+				if m.Next == "" {
 					continue
 				}
-				nt, err := g.TierOf(next[i])
+				nt, err := g.TierOf(m.Next)
 				if err != nil || !slices.Contains(g.TierChildren(tier), nt) {
-					t.Fatalf("%q: %s leads to %q, sector %s, not a child of %s (%v)", state, m, next[i], g.TierName(nt), g.TierName(tier), err)
+					t.Fatalf("%q: %s leads to %q, sector %s, not a child of %s (%v)", state, m.Name, m.Next, g.TierName(nt), g.TierName(tier), err)
 				}
 			}
 		}

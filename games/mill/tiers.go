@@ -350,7 +350,7 @@ func (tw *tierWorker) Children(t games.Tier, lo, hi uint64, b *games.ChildBatch)
 // ChildrenOnce is Children, except that the children of each position in tier once are
 // only counted, once per slot, one count per position appended to counts, rather than
 // listed in b once per move: the retrograde solver needs no more than the number of a
-// position's distinct successors in its own unit (pipeline's onceWorker). In the moving
+// position's distinct successors in its own unit (games.CountingTierWorker). In the moving
 // phase most of them are counted without being ranked at all (see positionChildren).
 func (tw *tierWorker) ChildrenOnce(t games.Tier, lo, hi uint64, once games.Tier, b *games.ChildBatch, counts []uint32) []uint32 {
 	b.Reset()

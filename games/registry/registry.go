@@ -17,6 +17,7 @@ import (
 	"github.com/tablesmith/tablesmith/games/hanoi"
 	"github.com/tablesmith/tablesmith/games/mill"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/games/tictactoe"
 )
 
 // builtin lists the games of this repository, one line each.
@@ -25,6 +26,7 @@ var builtin = []games.Game{
 	slide.PDBGame{},
 	hanoi.Game{},
 	mill.Game{},
+	tictactoe.Game{},
 }
 
 // Reserved are the names a game may not take: the kinds the command line reads in the

@@ -19,6 +19,7 @@ func TestRegistry(t *testing.T) {
 		"slide-pdb": `{"rows":3,"cols":3,"goal":"blank-last","tiles":[1,2,3]}`,
 		"hanoi":     `{"pegs":4,"disks":5}`,
 		"mill":      `{"w":3,"b":4}`,
+		"tictactoe": `{"stones":4}`,
 	}
 	seen := map[string]bool{}
 	for _, g := range builtin {

@@ -1,0 +1,127 @@
+package gametest
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/games/tictactoe"
+	"github.com/tablesmith/tablesmith/values"
+)
+
+// recorder is a testing.TB that records the first failure instead of failing the test
+// that runs the check, so that a check can be shown to fail.
+type recorder struct {
+	testing.TB
+	mu     sync.Mutex
+	failed string
+}
+
+func (r *recorder) Helper()             {}
+func (r *recorder) Logf(string, ...any) {}
+func (r *recorder) Errorf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.failed == "" {
+		r.failed = fmt.Sprintf(format, args...)
+	}
+}
+func (r *recorder) Fatalf(format string, args ...any) {
+	r.Errorf(format, args...)
+	runtime.Goexit()
+}
+func (r *recorder) Fatal(args ...any) { r.Fatalf("%s", fmt.Sprint(args...)) }
+
+// check runs CheckTiered on g and returns its first failure ("" for none).
+func check(t *testing.T, g games.TieredGame) string {
+	r := &recorder{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		CheckTiered(r, g, 64)
+	}()
+	<-done
+	return r.failed
+}
+
+// The faults below are each a game that disagrees with itself in one way.
+
+// lookupDropsMove: the lookup lists one move fewer than the build.
+type lookupDropsMove struct{ tictactoe.Game }
+
+func (g lookupDropsMove) Open(p any, index string) (games.Space, error) {
+	sp, err := g.Game.Open(p, index)
+	return dropMove{sp.(games.TierSpace)}, err
+}
+
+type dropMove struct{ games.TierSpace }
+
+func (d dropMove) Moves(state string) ([]games.Move, values.Outcome, error) {
+	ms, over, err := d.TierSpace.Moves(state)
+	if len(ms) > 1 {
+		ms = ms[1:]
+	}
+	return ms, over, err
+}
+
+// lookupNeverOver: the lookup never says a position is over.
+type lookupNeverOver struct{ tictactoe.Game }
+
+func (g lookupNeverOver) Open(p any, index string) (games.Space, error) {
+	sp, err := g.Game.Open(p, index)
+	return neverOver{sp.(games.TierSpace)}, err
+}
+
+type neverOver struct{ games.TierSpace }
+
+func (n neverOver) Moves(state string) ([]games.Move, values.Outcome, error) {
+	ms, _, err := n.TierSpace.Moves(state)
+	return ms, 0, err
+}
+
+// sizeOffByOne: TierSize says one slot more than the table space has.
+type sizeOffByOne struct{ tictactoe.Game }
+
+func (g sizeOffByOne) TierSize(t games.Tier) uint64 { return g.Game.TierSize(t) + 1 }
+
+// overWithMoves: the build marks positions over without removing their moves.
+type overWithMoves struct{ tictactoe.Game }
+
+func (g overWithMoves) NewTierWorker() games.TierWorker {
+	return overMoves{g.Game.NewTierWorker()}
+}
+
+type overMoves struct{ games.TierWorker }
+
+func (w overMoves) Children(t games.Tier, lo, hi uint64, b *games.ChildBatch) {
+	w.TierWorker.Children(t, lo, hi, b)
+	if len(b.Over) == 0 && hi > lo && t < 9 {
+		b.Over = append(b.Over, games.Over{At: 0, Outcome: values.Draw})
+	}
+}
+
+// TestCheckTieredFindsFaults: the example game passes the whole contract, and each fault
+// above is found and named.
+func TestCheckTieredFindsFaults(t *testing.T) {
+	t.Parallel()
+	if msg := check(t, tictactoe.Game{}); msg != "" {
+		t.Fatalf("tic-tac-toe fails the contract: %s", msg)
+	}
+	for _, tc := range []struct {
+		g    games.TieredGame
+		want string
+	}{
+		{lookupDropsMove{}, "the lookup's moves lead to"},
+		{lookupNeverOver{}, "the lookup says over"},
+		{sizeOffByOne{}, "TierSize says"},
+		{overWithMoves{}, "over by the rules but lists"},
+	} {
+		msg := check(t, tc.g)
+		if !strings.Contains(msg, tc.want) {
+			t.Errorf("%T: CheckTiered says %q, want a failure saying %q", tc.g, msg, tc.want)
+		}
+	}
+}
