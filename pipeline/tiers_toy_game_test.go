@@ -650,4 +650,5 @@ type toyCase struct {
 	g      *toyGame
 	oracle map[games.Tier][]uint32
 }
+
 var _ games.TierSpace = toySpace{}
