@@ -36,7 +36,8 @@ build:
 	$(GO) build -o $(BIN) ./cmd/tablesmith
 
 # The default tables: the 8-puzzle under every index scheme and both goals, the
-# Towers of Hanoi with 3 and 4 pegs, and the Mühle sectors with at most 8 stones.
+# Towers of Hanoi with 3 and 4 pegs, the Mühle sectors with at most 8 stones, and the
+# whole of tic-tac-toe (the small example of a tiered game).
 tables: build
 	@mkdir -p $(DATA)
 	$(BIN) build eight --index lex          --workers $(WORKERS) -o $(DATA)/eight-lex.tsm
@@ -48,6 +49,8 @@ tables: build
 	$(BIN) build hanoi --pegs 4 --disks 10  --workers $(WORKERS) -o $(DATA)/hanoi-4x10.tsm
 	$(BIN) build mill --max-stones 8 --workers $(WORKERS) -o $(DATA)/mill
 	$(BIN) query --json $(DATA)/mill "WWW.....BBB............. B"
+	$(BIN) build tictactoe --workers $(WORKERS) -o $(DATA)/tictactoe
+	$(BIN) query --json --path $(DATA)/tictactoe "........." "XX.OO...."
 
 # Nine Men's Morris: every sector with at most 10 stones (a couple of minutes), and all 49
 # sectors (an overnight run; interrupted, the same command resumes pair by pair).

@@ -24,6 +24,7 @@ const number = (r) => r.remoteness ?? r.bound;
 // verdict says what a probe result means, for the position's headline. A two-player
 // position lost with no move left is the end of the game.
 function verdict(r) {
+  if (r.over) return {label: r.value, value: r.remoteness ?? '', note: 'game over by the rules'};
   if (r.value === 'loss' && (r.remoteness ?? 0) === 0 && !(r.moves ?? []).length) return {label: r.value, value: 0, note: 'game over: no legal move'};
   // A win/draw/loss-only set has no remoteness: the value alone.
   if (r.value) return {label: r.value, value: r.remoteness ?? '', note: r.remoteness !== undefined ? 'plies to the end' : 'with best play'};
@@ -346,7 +347,44 @@ const mill = {
   },
 };
 
-const renderers = {slide, 'slide-pdb': slide, hanoi, mill};
+// Tic-tac-toe: cells 1..9 row by row from the top left, X first; a move is the cell it
+// fills. A line of three ends the game (lost for the side to move), else a full board (a
+// draw): such a position is in the tables, with no move.
+const tttLines = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+const tictactoe = {
+  goal: () => '.........',
+  // One whole game, from the empty board (the new game's button).
+  starts: () => [9],
+  start: () => '.........',
+  startOf: (state) => (state === '.........' ? 9 : undefined),
+  side(state) {
+    const n = (c) => [...state].filter((x) => x === c).length;
+    return n('X') === n('O') ? 'X' : 'O';
+  },
+  describe: (from, m) => `cell ${m.move}`,
+  line: (b) => tttLines.find(([a, c, d]) => b[a] !== '.' && b[a] === b[c] && b[a] === b[d]),
+  // The board: the stones (a line of three marked), and on every empty cell a button
+  // with the value of the move there, coloured as the move list colours it.
+  draw(view) {
+    const b = [...view.result.state], n = (c) => b.filter((x) => x === c).length;
+    const toMove = n('X') === n('O') ? 'X' : 'O', line = tictactoe.line(b);
+    const byCell = new Map(view.moves.map((m) => [Number(m.move) - 1, m]));
+    const board = el('div', {class: 'ttt-board', role: 'grid'});
+    b.forEach((c, i) => {
+      const m = byCell.get(i), cell = i + 1;
+      if (c !== '.') board.append(el('div', {class: `ttt-cell stone ${c === 'X' ? 'x' : 'o'}${line?.includes(i) ? ' won' : ''}`, 'data-cell': cell}, c));
+      else if (!m) board.append(el('div', {class: 'ttt-cell', 'data-cell': cell}));
+      else board.append(el('button', {class: `ttt-cell ${m.cls}${m.best ? ' best' : ''}`, 'data-cell': cell, 'data-move': m.move,
+        title: `${toMove} on cell ${cell}: ${valueText(m)}`, onclick: () => view.play(m.next)}, el('small', {class: m.cls}, String(valueText(m)))));
+    });
+    const full = !b.includes('.');
+    const caption = line ? `Game over — ${b[line[0]]} has three in a row: ${b[line[0]]} wins.`
+      : full ? 'Game over — the board is full: a draw.' : `${toMove} to move.`;
+    return el('div', {class: 'ttt'}, board, el('p', {class: `ttt-caption${line || full ? ' game-over' : ''}`}, caption));
+  },
+};
+
+const renderers = {slide, 'slide-pdb': slide, hanoi, mill, tictactoe};
 
 // A game without a renderer: the state as text.
 const plain = {goal: () => '', describe: (from, m) => m.state, draw: (view) => el('pre', {}, view.result.state)};
@@ -582,7 +620,7 @@ function drawGame(rend) {
   if (starts.includes(n)) sel.value = String(n);
   $('#undo').disabled = game.cursor === 0;
   $('#computer-move').disabled = !shown?.moves.length || !!shown.over;
-  const side = (s) => ({W: 'White', B: 'Black'})[s.trim().split(/\s+/)[1]] ?? '';
+  const side = (s) => rend.side?.(s) ?? ({W: 'White', B: 'Black'})[s.trim().split(/\s+/)[1]] ?? '';
   $('#strip').replaceChildren(...game.states.map((s, i) => {
     const r = game.results[i], cls = r?.value ?? 'unknown';
     const title = `${i ? `ply ${i}: ${game.moves[i]}${game.by[i] === 'computer' ? ' (computer)' : ''}` : 'start'} — ` +
