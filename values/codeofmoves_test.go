@@ -11,6 +11,12 @@ import (
 // up to the largest 16-bit code; and SummaryOf of what CodeOfMoves gives with the
 // MoveSummary, where no code is a hole.
 func TestCodeOfMovesMatchesSummary(t *testing.T) {
+	for _, e := range []WDLCodes{{}, {Split: true}} {
+		t.Run(e.Encoding(), func(t *testing.T) { testCodeOfMoves(t, e) })
+	}
+}
+
+func testCodeOfMoves(t *testing.T, e WDLCodes) {
 	r := rand.New(rand.NewPCG(1, 2))
 	pick := []func() uint16{
 		func() uint16 { return WDLHole },
@@ -28,19 +34,57 @@ func TestCodeOfMovesMatchesSummary(t *testing.T) {
 		}
 		var s MoveSummary
 		for _, c := range codes {
-			s.AddCode(uint32(c))
+			s.AddCodeOf(e, uint32(c))
 		}
-		if got, want := CodeOfMoves(codes), s.Code(); got != want {
+		if got, want := e.OfMoves(codes), s.CodeOf(e); got != want {
 			t.Fatalf("case %d: CodeOfMoves(%v) = %d, a MoveSummary says %d", i, codes, got, want)
+		}
+		if !e.Split && CodeOfMoves(codes) != e.OfMoves(codes) {
+			t.Fatalf("case %d: CodeOfMoves and the parity layout's OfMoves differ", i)
 		}
 		if slices.Contains(codes, WDLHole) {
 			continue // SummaryOf is for codes without holes
 		}
-		sum := SummaryOf(CodeOfMoves(codes), len(codes))
+		sum := e.SummaryOf(e.OfMoves(codes), len(codes))
 		gotO, gotR := sum.Value()
 		wo, wr := s.Value()
 		if sum.Moves != s.Moves || gotO != wo || gotR != wr {
 			t.Fatalf("case %d: SummaryOf(CodeOfMoves(%v)) = %+v (%v in %d), the MoveSummary %+v (%v in %d)", i, codes, sum, gotO, gotR, s, wo, wr)
 		}
+	}
+}
+
+// TestWDLSplitRoundTrip: in the split layout every outcome at every remoteness has a code
+// that decodes back, losses even and wins odd as in the parity layout, and OutcomeCode
+// reads its outcome; the parity layout holds only wins at odd and losses at even
+// remoteness.
+func TestWDLSplitRoundTrip(t *testing.T) {
+	t.Parallel()
+	e, err := WDLCodes{Split: true}.Narrowest(26)
+	if err != nil || e.Bits != 6 || !e.Split || e.Encoding() != EncodingWDLSplit {
+		t.Fatalf("Narrowest(26) of the split layout = %+v, %v", e, err)
+	}
+	for r := 0; r <= 26; r++ {
+		for _, o := range []Outcome{Win, Loss} {
+			c := e.Code(o, r)
+			got, gr, ok := e.Decode(c)
+			if !ok || got != o || gr != r || c >= 1<<e.Bits || !e.Holds(o, r) {
+				t.Errorf("%v in %d: code %d decodes as %v in %d (%v)", o, r, c, got, gr, ok)
+			}
+			if want := map[Outcome]uint32{Win: WDLOnlyWin, Loss: WDLOnlyLoss}[o]; OutcomeCode(c) != want {
+				t.Errorf("%v in %d: outcome code %d", o, r, OutcomeCode(c))
+			}
+			if (WDLCodes{}).Holds(o, r) != ((o == Win) == (r%2 == 1)) {
+				t.Errorf("the parity layout says %v in %d holds: %v", o, r, (WDLCodes{}).Holds(o, r))
+			}
+		}
+	}
+	for _, enc := range []string{EncodingWDL, EncodingWDLSplit} {
+		if l, ok := WDLLayout(enc); !ok || l.Encoding() != enc {
+			t.Errorf("WDLLayout(%s) = %+v, %v", enc, l, ok)
+		}
+	}
+	if _, ok := WDLLayout(EncodingWDLOnly); ok {
+		t.Error("the win/draw/loss-only encoding read as a layout with remoteness")
 	}
 }

@@ -41,8 +41,12 @@ func (s *MoveSummary) Add(o Outcome, r int) {
 
 // AddCode records a move to a position whose WDL code (see EncodingWDL) is c; it reports
 // false, adding nothing, for the hole code.
-func (s *MoveSummary) AddCode(c uint32) bool {
-	o, r, ok := WDLCodes{}.Decode(c)
+func (s *MoveSummary) AddCode(c uint32) bool { return s.AddCodeOf(WDLCodes{}, c) }
+
+// AddCodeOf records a move to a position whose code in e's layout is c; it reports false,
+// adding nothing, for the hole code.
+func (s *MoveSummary) AddCodeOf(e WDLCodes, c uint32) bool {
+	o, r, ok := e.Decode(c)
 	if ok {
 		s.Add(o, r)
 	}
@@ -74,12 +78,15 @@ func (s MoveSummary) Value() (Outcome, int) {
 // combine to code (CodeOfMoves): the same Moves and Value as the MoveSummary of the codes
 // added one by one, for a solver that reads the codes of many positions' moves at once
 // (games.CodeGather) rather than one move at a time.
-func SummaryOf(code uint32, moves int) MoveSummary {
+func SummaryOf(code uint32, moves int) MoveSummary { return WDLCodes{}.SummaryOf(code, moves) }
+
+// SummaryOf is the package's SummaryOf for codes in e's layout.
+func (e WDLCodes) SummaryOf(code uint32, moves int) MoveSummary {
 	s := MoveSummary{Moves: moves}
 	if moves == 0 {
 		return s
 	}
-	switch o, r, _ := (WDLCodes{}).Decode(code); o {
+	switch o, r, _ := e.Decode(code); o {
 	case Win:
 		s.WinIn = r
 	case Draw:
@@ -90,10 +97,13 @@ func SummaryOf(code uint32, moves int) MoveSummary {
 	return s
 }
 
-// Code is Value as a WDL code.
-func (s MoveSummary) Code() uint32 {
+// Code is Value as a WDL code (EncodingWDL).
+func (s MoveSummary) Code() uint32 { return s.CodeOf(WDLCodes{}) }
+
+// CodeOf is Value as a code of e's layout.
+func (s MoveSummary) CodeOf(e WDLCodes) uint32 {
 	o, r := s.Value()
-	return WDLCodes{}.Code(o, r)
+	return e.Code(o, r)
 }
 
 // CodeOfMoves is the WDL code of a position whose moves lead to positions with the
@@ -101,7 +111,15 @@ func (s MoveSummary) Code() uint32 {
 // It keeps the least loss and the largest win among the codes without branching on them
 // (a one-pass solver's codes come from all over memory and their kinds alternate at
 // random, so a branch on each would be mispredicted often).
-func CodeOfMoves(codes []uint16) uint32 {
+func CodeOfMoves(codes []uint16) uint32 { return codeOfMoves(codes, 1) }
+
+// OfMoves is CodeOfMoves for codes in e's layout.
+func (e WDLCodes) OfMoves(codes []uint16) uint32 { return codeOfMoves(codes, e.WinStep()) }
+
+// codeOfMoves is CodeOfMoves in a layout whose loss codes give the mover a win winStep
+// codes up (WDLCodes.WinStep); in both layouts a win's code gives a loss one code up, no
+// move a loss in 0 (code 2) and a draw code 1.
+func codeOfMoves(codes []uint16, winStep uint32) uint32 {
 	minLoss, maxWin, draw := uint32(1)<<16, uint32(0), uint32(0)
 	for _, c := range codes {
 		x := uint32(c)
@@ -112,12 +130,12 @@ func CodeOfMoves(codes []uint16) uint32 {
 		maxWin = max(maxWin, x&-(odd&^small))
 	}
 	switch {
-	case minLoss < 1<<16: // the opponent loses in minLoss−2: the mover wins a ply later
-		return minLoss + 1
+	case minLoss < 1<<16: // the opponent loses: the mover wins a ply later
+		return minLoss + winStep
 	case draw != 0:
 		return WDLDraw
-	case maxWin > 0: // the opponent wins in maxWin−2 at best: the mover loses a ply later
+	case maxWin > 0: // the opponent wins at best: the mover loses a ply later
 		return maxWin + 1
 	}
-	return WDLCodes{}.Code(Loss, 0) // no move: lost
+	return 2 // no move: lost at 0, in both layouts
 }

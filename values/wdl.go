@@ -10,10 +10,61 @@ import "fmt"
 //	code 0        a slot that is no position (a hole of the index scheme)
 //	code 1        a draw
 //	code 2 + r    remoteness r: a loss when r is even, a win when r is odd
+//
+// That holds while every game ends with the loser to move. A game some of whose positions
+// are over as a win for the side to move (a win at remoteness 0) breaks the parity, and
+// its tables use EncodingWDLSplit instead.
 const EncodingWDL = "wdl-remoteness"
 
-// WDLCodes is the win/loss/draw encoding at a given width.
-type WDLCodes struct{ Bits int }
+// EncodingWDLSplit is the code layout of two-player game tables in which wins and losses
+// of any remoteness occur (games.OverWins): outcome and remoteness apart.
+//
+//	code 0          a slot that is no position
+//	code 1          a draw
+//	code 2 + 2r     a loss in r plies
+//	code 3 + 2r     a win in r plies
+//
+// As in EncodingWDL, an even code from 2 up is a loss and an odd one from 3 up a win, and
+// within each kind the code grows with the remoteness; so the rules that compare codes
+// (CodeOfMoves, OutcomeCode) serve both layouts but for the step from a loss to the win
+// it gives (WDLCodes.WinStep). Twice the codes of EncodingWDL: one bit more a position.
+const EncodingWDLSplit = "wdl-remoteness-split"
+
+// WDLCodes is the win/loss/draw encoding at a given width, in one of the two layouts:
+// EncodingWDL (the zero value of Split) or EncodingWDLSplit.
+type WDLCodes struct {
+	Bits  int
+	Split bool // outcome and remoteness apart (EncodingWDLSplit)
+}
+
+// WDLLayout returns the codes of a two-player encoding's layout (Bits unset), and false
+// for an encoding that is none of EncodingWDL and EncodingWDLSplit.
+func WDLLayout(encoding string) (WDLCodes, bool) {
+	switch encoding {
+	case EncodingWDL:
+		return WDLCodes{}, true
+	case EncodingWDLSplit:
+		return WDLCodes{Split: true}, true
+	}
+	return WDLCodes{}, false
+}
+
+// Encoding is the name of the layout.
+func (e WDLCodes) Encoding() string {
+	if e.Split {
+		return EncodingWDLSplit
+	}
+	return EncodingWDL
+}
+
+// WinStep is what a loss's code adds to give the code of the win one ply longer that a
+// move to it gives the mover: 1 in EncodingWDL, 3 in EncodingWDLSplit.
+func (e WDLCodes) WinStep() uint32 {
+	if e.Split {
+		return 3
+	}
+	return 1
+}
 
 // Codes of the WDL encoding that are no remoteness.
 const (
@@ -21,11 +72,18 @@ const (
 	WDLDraw = 1
 )
 
-// WDLBits is the narrowest WDL encoding that holds remoteness up to max.
-func WDLBits(max uint64) (WDLCodes, error) {
+// WDLBits is the narrowest WDL encoding (EncodingWDL) that holds remoteness up to max.
+func WDLBits(max uint64) (WDLCodes, error) { return WDLCodes{}.Narrowest(max) }
+
+// Narrowest is the narrowest encoding of e's layout that holds remoteness up to max.
+func (e WDLCodes) Narrowest(max uint64) (WDLCodes, error) {
+	top := max + 2 // the largest code of EncodingWDL
+	if e.Split {
+		top = 2*max + 3
+	}
 	for b := 2; b <= 32; b++ {
-		if max+2 < uint64(1)<<b {
-			return WDLCodes{Bits: b}, nil
+		if top < uint64(1)<<b {
+			return WDLCodes{Bits: b, Split: e.Split}, nil
 		}
 	}
 	return WDLCodes{}, fmt.Errorf("values: remoteness %d does not fit 32-bit codes", max)
@@ -34,25 +92,48 @@ func WDLBits(max uint64) (WDLCodes, error) {
 // Valid reports whether the width is one a WDL table can have.
 func (e WDLCodes) Valid() bool { return e.Bits >= 2 && e.Bits <= 32 }
 
-// Code is the code of a win or loss at remoteness r (the parity of r must match).
-func (WDLCodes) Code(o Outcome, r int) uint32 {
-	if o == Draw {
+// Code is the code of a win or loss at remoteness r (in EncodingWDL the parity of r must
+// match: a win at an even remoteness, or a loss at an odd one, has no code there).
+func (e WDLCodes) Code(o Outcome, r int) uint32 {
+	switch {
+	case o == Draw:
 		return WDLDraw
+	case !e.Split:
+		return uint32(r) + 2
+	case o == Win:
+		return 3 + 2*uint32(r)
 	}
-	return uint32(r) + 2
+	return 2 + 2*uint32(r)
+}
+
+// Holds reports whether outcome o at remoteness r has a code in e's layout.
+func (e WDLCodes) Holds(o Outcome, r int) bool {
+	switch o {
+	case Draw:
+		return true
+	case Win:
+		return e.Split || r%2 == 1
+	case Loss:
+		return e.Split || r%2 == 0
+	}
+	return false
 }
 
 // Decode reads code c. ok is false for a hole.
-func (WDLCodes) Decode(c uint32) (o Outcome, remoteness int, ok bool) {
+func (e WDLCodes) Decode(c uint32) (o Outcome, remoteness int, ok bool) {
+	r := c - 2
+	if e.Split {
+		r = (c - 2) >> 1
+	}
 	switch {
 	case c == WDLHole:
 		return 0, 0, false
 	case c == WDLDraw:
 		return Draw, 0, true
-	case (c-2)&1 == 0:
-		return Loss, int(c - 2), true
+	case c&1 == 0:
+		return Loss, int(r), true
 	default:
-		return Win, int(c - 2), true
+		return Win, int(r), true
 	}
 }
 
