@@ -13,6 +13,7 @@ import (
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/internal/pdbtest"
+	"github.com/tablesmith/tablesmith/internal/racetest"
 	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/solver"
 	"github.com/tablesmith/tablesmith/tables"
@@ -114,6 +115,7 @@ func TestVerifyCatchesLyingRemotenessTables(t *testing.T) {
 }
 
 func TestVerifyCatchesLyingHanoiAndSlideShapes(t *testing.T) {
+	racetest.SkipSlow(t, "takes up to 17 s")
 	t.Parallel()
 	dir := t.TempDir()
 	// 2×5 relabelled 5×2: the same slot count, another game.
