@@ -14,7 +14,7 @@ WORKERS ?= 2
 # TABLESMITH_RACE_FULL=1. `make test-long` runs the whole race pass (`make test-race-full`,
 # with TABLESMITH_RACE_FULL=1): every package of RACE_PKGS and RACE_LONG_PKGS (solver: no
 # goroutines of its own, 6 minutes under -race), every test, at -cpu 1 and 2. Measured
-# per test in benchmarks/RESULTS.md ("The test suite").
+# per test in benchmarks/HISTORY.md ("The test suite").
 RACE_PKGS := ./builder/... ./internal/parallel/ ./pipeline/ ./format/ ./tables/ ./serve/ ./cli/ ./benchmarks/
 RACE_LONG_PKGS := ./solver/ ./internal/milloracle/
 # Each fuzz target's run in `make fuzz-short` (CI) and `make fuzz`. CI counts executions:
