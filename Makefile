@@ -7,15 +7,16 @@ BIN     := bin/tablesmith
 DATA    := data
 WORKERS ?= 2
 # The race detector. `make test` runs it at -cpu 2 with -short over the packages with
-# concurrent code, leaving out RACE_SLOW: the tests that take 5 to 120 s each under -race
-# because they build large instances (the Mühle sets of up to 7 stones behind TestMill*,
-# the A* and Korf tables, the level-log round trips). `make test-long` runs the whole race
-# pass as it was: every package of RACE_PKGS and RACE_LONG_PKGS (solver: no goroutines of
-# its own, 6 minutes under -race), every test, at -cpu 1 and 2. Measured per test in
-# benchmarks/RESULTS.md ("The test suite").
+# concurrent code. The tests that take 5 to 120 s each under -race, because they build
+# large instances (the Mühle sets of up to 7 stones behind TestMill*, the A* and Korf
+# tables, the level-log round trips), say so in code: they start with
+# racetest.SkipSlow (internal/racetest), which skips them under -race -short unless
+# TABLESMITH_RACE_FULL=1. `make test-long` runs the whole race pass (`make test-race-full`,
+# with TABLESMITH_RACE_FULL=1): every package of RACE_PKGS and RACE_LONG_PKGS (solver: no
+# goroutines of its own, 6 minutes under -race), every test, at -cpu 1 and 2. Measured
+# per test in benchmarks/HISTORY.md ("The test suite").
 RACE_PKGS := ./builder/... ./internal/parallel/ ./pipeline/ ./format/ ./tables/ ./serve/ ./cli/ ./benchmarks/
 RACE_LONG_PKGS := ./solver/ ./internal/milloracle/
-RACE_SLOW := ^(TestMill.*|TestEightAStarTable|TestKorfQuick|TestBenchAStar|TestBenchKorfQuick|TestLogFileWholeAfterEveryWrite|TestListFrame|TestDeferredLevelsMatchOracle|TestBFSResumeFromZstdLog|TestLevelEncodingsRoundTrip|TestResumeVersion2Log|TestVerifyCatchesLyingHanoiAndSlideShapes|TestEightEveryScheme|TestPDBCopyMatchesRepack|TestCorruptTableNeverAnswersWrong)$$
 # Each fuzz target's run in `make fuzz-short` (CI) and `make fuzz`. CI counts executions:
 # with a duration, Go's fuzz coordinator can fail a target with a bare "context deadline
 # exceeded" when a starved worker misses the deadline (a race in the coordinator, no input
@@ -70,12 +71,13 @@ test-plain:
 	$(GO) test -count=1 ./...
 
 test-race:
-	$(GO) test -count=1 -short -race -cpu 2 -skip '$(RACE_SLOW)' $(RACE_PKGS)
+	$(GO) test -count=1 -short -race -cpu 2 $(RACE_PKGS)
 	$(GO) test -count=1 -short -race -cpu 1,2 -run 'Parallel' ./internal/milloracle/
 
-# The whole race pass (in test-long): every test of the concurrent packages, -cpu 1 and 2.
+# The whole race pass (in test-long): every test of the concurrent packages, -cpu 1 and 2,
+# the slow ones too (TABLESMITH_RACE_FULL=1: internal/racetest).
 test-race-full:
-	$(GO) test -count=1 -short -race -cpu 1,2 -timeout 30m $(RACE_PKGS) $(RACE_LONG_PKGS)
+	TABLESMITH_RACE_FULL=1 $(GO) test -count=1 -short -race -cpu 1,2 -timeout 30m $(RACE_PKGS) $(RACE_LONG_PKGS)
 
 # A real Slurm run of `tablesmith plan` on a one-node cluster on localhost (root; installs
 # slurm-wlm and munge from Debian's packages; about two minutes).

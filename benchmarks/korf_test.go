@@ -8,6 +8,7 @@ import (
 
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/internal/pdbtest"
+	"github.com/tablesmith/tablesmith/internal/racetest"
 	"github.com/tablesmith/tablesmith/solver"
 )
 
@@ -110,6 +111,7 @@ var korfQuick = []int{12, 79, 42, 55, 97, 19, 94, 47, 93, 9}
 // TestKorfQuick solves the quickest instances for real with IDA* + Manhattan on two
 // workers and checks every length against the listed optimum.
 func TestKorfQuick(t *testing.T) {
+	racetest.SkipSlow(t, "takes up to 30 s")
 	t.Parallel()
 	in, err := SelectKorf(readKorf(t), korfQuick)
 	if err != nil {
@@ -192,6 +194,7 @@ func TestRunKorfRejects(t *testing.T) {
 // TestEightAStarTable: the comparison runs, every heuristic finds the same lengths, and
 // a better-informed heuristic expands fewer vertices on average.
 func TestEightAStarTable(t *testing.T) {
+	racetest.SkipSlow(t, "takes up to 62 s")
 	t.Parallel()
 	rows, err := EightAStar(context.Background(), EightAStarOptions{Instances: 30})
 	if err != nil {

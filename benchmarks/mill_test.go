@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tablesmith/tablesmith/games/mill"
+	"github.com/tablesmith/tablesmith/internal/racetest"
 )
 
 // TestMillSchemesSmall runs the comparison on sector 3-3: every scheme but the additive
@@ -13,6 +14,7 @@ import (
 // signature), the additive signature mod 2^64 collides nowhere, and mod 2^24 (some 7,000
 // expected for independent keys) it does, each collision costing a key.
 func TestMillSchemesSmall(t *testing.T) {
+	racetest.SkipSlow(t, "builds Mühle sectors, slow")
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("canonicalises every position of sector 3-3 five times")

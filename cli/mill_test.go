@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/tablesmith/tablesmith/internal/racetest"
 )
 
 var (
@@ -38,6 +40,7 @@ func millSet(t *testing.T) string {
 }
 
 func TestMillQuery(t *testing.T) {
+	racetest.SkipSlow(t, "shares the Mühle set of ≤ 7 stones (up to 120 s)")
 	dir := millSet(t)
 	// Black (3) to move can close 9-10-11? No: White to move wins by 14-2 closing 1-2-3.
 	code, out, stderr := runCmd(t, "", "query", "--json", "--path", dir, "W.W.....B.B..W......B... W")
@@ -94,6 +97,7 @@ func TestMillQuery(t *testing.T) {
 }
 
 func TestMillInfoVerify(t *testing.T) {
+	racetest.SkipSlow(t, "takes up to 120 s (it builds the Mühle set of ≤ 7 stones)")
 	dir := millSet(t)
 	code, out, stderr := runCmd(t, "", "info", "--json", dir)
 	if code != exitOK {
@@ -127,6 +131,7 @@ func TestMillInfoVerify(t *testing.T) {
 }
 
 func TestMillInfoPlot(t *testing.T) {
+	racetest.SkipSlow(t, "shares the Mühle set of ≤ 7 stones (up to 120 s)")
 	dir := millSet(t)
 	// The set: a panel of all the sectors, then one per sector; wins, losses and draws.
 	code, out, stderr := runCmd(t, "", "info", "--plot", "-", dir)

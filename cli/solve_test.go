@@ -14,6 +14,7 @@ import (
 
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/internal/pdbtest"
+	"github.com/tablesmith/tablesmith/internal/racetest"
 	"github.com/tablesmith/tablesmith/pipeline"
 )
 
@@ -177,6 +178,7 @@ func TestSolvePDB(t *testing.T) {
 }
 
 func TestBenchKorfQuick(t *testing.T) {
+	racetest.SkipSlow(t, "takes up to 13 s")
 	t.Parallel()
 	code, out, stderr := runFunc(t, runBenchKorf, "", "--ids", "12,79", "--workers", "2")
 	if code != exitOK || !strings.Contains(out, "every length equals the listed optimum") || !strings.Contains(out, "  79     42      42") {
@@ -213,6 +215,7 @@ func TestBenchKorfQuick(t *testing.T) {
 }
 
 func TestBenchAStar(t *testing.T) {
+	racetest.SkipSlow(t, "takes up to 21 s")
 	t.Parallel()
 	code, out, _ := runFunc(t, runBenchAStar, "", "--instances", "5")
 	if code != exitOK || !strings.Contains(out, "pdb+reflect") || !strings.Contains(out, "max heap (mean)") {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tablesmith/tablesmith/internal/racetest"
 )
 
 // TestMillWDL: `build mill --values wdl` builds a win/draw/loss-only set that query, info
@@ -13,6 +15,7 @@ import (
 // `convert` derives the same files from a full set; a build of the other kind, or a bad
 // --values, is refused.
 func TestMillWDL(t *testing.T) {
+	racetest.SkipSlow(t, "builds Mühle sets, slow")
 	t.Parallel()
 	tmp := t.TempDir()
 	full, wdl, conv := filepath.Join(tmp, "full"), filepath.Join(tmp, "wdl"), filepath.Join(tmp, "conv")

@@ -1,14 +1,18 @@
 // Package games holds the capability interfaces of every game tablesmith builds and reads
-// (a puzzle space, a pattern-database family, a tiered two-player game) and what a game
-// declares of itself: its name, its typed parameters (the one JSON shape stored in a
-// table's metadata, the index scheme kept apart in the metadata's "index"), build flags
-// and index schemes. The list of games is package games/registry; each game package
-// imports this one to assert at compile time the capabilities it offers, and callers
-// dispatch on those capabilities, never on a game's name.
+// (a puzzle space, a pattern-database family, a tiered two-player game, and the optional
+// interfaces a tiered game may add) and what a game declares of itself: its name, its
+// typed parameters (the one JSON shape stored in a table's metadata, the index scheme kept
+// apart in the metadata's "index"), build flags and index schemes; and CodeGather, which
+// reads the stored codes of many children at once for the one-pass solver and the forward
+// check of verify. The list of games is package games/registry, open to games of other
+// modules (registry.Register); each game package imports this one to assert at compile
+// time the capabilities it offers, and callers dispatch on those capabilities, never on a
+// game's name.
 //
-// This package imports nothing of the project but package values (what a value is); the
-// game packages import only it, packages index and values and small internal helpers
-// (notation, cacheline) — never an engine, a pipeline or the lookup.
+// This package imports nothing of the project but package values (the win/loss/draw codes
+// CodeGather reads); the game packages import only it, package index, package values and
+// small internal helpers (notation, cacheline) — never an engine, a pipeline, the file
+// format or the lookup (internal/layers pins this).
 package games
 
 import (

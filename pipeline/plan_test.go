@@ -15,6 +15,7 @@ import (
 
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/internal/racetest"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
@@ -57,6 +58,7 @@ func flipByte(t *testing.T, path string) {
 
 // TestMillUnitsPlan: the units of the ≤ 8-stone set, their edges, commands and estimates.
 func TestMillUnitsPlan(t *testing.T) {
+	racetest.SkipSlow(t, "builds Mühle sectors, slow")
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "none-yet")
 	units, err := TierUnits(millGame, dir, millUpTo(8), PlanOptions{Exe: "/opt/ts"})
@@ -111,6 +113,7 @@ func TestCriticalPath(t *testing.T) {
 // plan again completes the set with the same bytes. With --jobs 3 the set is the same,
 // byte for byte, as with one job.
 func TestMillPlanRescue(t *testing.T) {
+	racetest.SkipSlow(t, "builds Mühle sectors, slow")
 	if testing.Short() {
 		t.Skip("builds the ≤ 8-stone set twice: not in the short (race) pass; RunUnits's concurrency is TestRunUnits's")
 	}

@@ -14,12 +14,14 @@ import (
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/games/mill"
+	"github.com/tablesmith/tablesmith/internal/racetest"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
 // TestMillSector33Published: sector 3-3 against the published figures (Gasser 1996 for the
 // longest loss; the rest agrees with two independent databases).
 func TestMillSector33Published(t *testing.T) {
+	racetest.SkipSlow(t, "takes up to 42 s")
 	t.Parallel()
 	dir := t.TempDir()
 	if _, err := buildMillUnit(t, dir, "3-3", 2); err != nil {
@@ -44,6 +46,7 @@ func TestMillSector33Published(t *testing.T) {
 // clear error, a complete pair is a no-op, a corrupt dependency fails, files are
 // reproducible, and a manifest under other rules or pointing outside is refused.
 func TestMillPairUnit(t *testing.T) {
+	racetest.SkipSlow(t, "builds Mühle sectors, slow")
 	if testing.Short() {
 		t.Skip("builds pairs 3-3 and 4-3 several times (the full run has it; -short is the race pass)")
 	}
@@ -178,6 +181,7 @@ func TestMillPairUnit(t *testing.T) {
 // TestMillCorruptSectorNeverAnswersWrong flips bits of a sector file: every lookup either
 // answers as the intact file does or fails with ErrCorrupt.
 func TestMillCorruptSectorNeverAnswersWrong(t *testing.T) {
+	racetest.SkipSlow(t, "takes up to 43 s")
 	t.Parallel()
 	dir := t.TempDir()
 	if _, err := buildMillUnit(t, dir, "3-3", 2); err != nil {
@@ -321,6 +325,7 @@ func TestTierSetRulesBeforePlacement(t *testing.T) {
 // TestMillWorkerCountsOnce: Mühle's worker has the fast path Expand asks for (a games.CountingTierWorker);
 // without it the moving phase would still be solved right, but ranking every child.
 func TestMillWorkerCountsOnce(t *testing.T) {
+	racetest.SkipSlow(t, "builds Mühle sectors, slow")
 	if _, ok := millGame.NewTierWorker().(games.CountingTierWorker); !ok {
 		t.Fatalf("%T is no games.CountingTierWorker", millGame.NewTierWorker())
 	}
@@ -356,6 +361,7 @@ func (w faultyOnceWorker) ChildrenOnce(t games.Tier, lo, hi uint64, once games.T
 // (the chunk goes back to being summarised move by move), rather than reading a code
 // from elsewhere.
 func TestMillOnceFaultyMoveNamed(t *testing.T) {
+	racetest.SkipSlow(t, "builds Mühle sectors, slow")
 	t.Parallel()
 	dir := t.TempDir()
 	if err := buildMillUpTo(context.Background(), dir, 7, TierOptions{Workers: 2}); err != nil {

@@ -61,7 +61,7 @@ func TestOnePassOrder(t *testing.T) {
 // each) in one pass with one worker, in the game's own order and slot after slot. Their
 // exits (moving sectors of 7 and 8 stones) fit in the cache here; on the sectors of the
 // whole game, whose exits are gigabytes, the order is what keeps the reads in the cache
-// (benchmarks/RESULTS.md).
+// (benchmarks/HISTORY.md).
 func BenchmarkMillPlacement(b *testing.B) {
 	dir := benchSet(b)
 	for _, name := range []string{"4-3-1-0", "3-4-1-0"} {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tablesmith/tablesmith/games/mill"
 	"github.com/tablesmith/tablesmith/internal/milloracle"
+	"github.com/tablesmith/tablesmith/internal/racetest"
 	"github.com/tablesmith/tablesmith/tables"
 	"github.com/tablesmith/tablesmith/values"
 )
@@ -77,6 +78,7 @@ func compareWithOracle(t *testing.T, maxStones int) {
 
 // TestMillAgreesWithOracle33 compares every position of sector 3-3.
 func TestMillAgreesWithOracle33(t *testing.T) {
+	racetest.SkipSlow(t, "builds sector 3-3 and its oracle, slow")
 	if testing.Short() {
 		t.Skip("the oracle solves sector 3-3 single-threaded (the full run has it; -short is the race pass)")
 	}
@@ -200,6 +202,7 @@ func randomBoard(rng *rand.Rand, w, b int) (own, opp uint32) {
 // TestMillGameAgreesWithOracle: the whole game of 3 stones a side, from the empty board,
 // against the oracle (4 and 5 stones: `make test-long`).
 func TestMillGameAgreesWithOracle(t *testing.T) {
+	racetest.SkipSlow(t, "builds the 3-stone game and its oracle, slow")
 	if testing.Short() {
 		t.Skip("solves a whole game with the oracle (the full run has it; -short is the race pass)")
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/tablesmith/tablesmith/internal/racetest"
 	"github.com/tablesmith/tablesmith/serve"
 	"github.com/tablesmith/tablesmith/tables"
 )
@@ -261,6 +262,7 @@ func contains(list []string, s string) bool {
 // alternates win/loss, the plies fall by one and agree with the set, and the chart marks
 // the position's bar in its sector's panel.
 func TestMillExplorerInBrowser(t *testing.T) {
+	racetest.SkipSlow(t, "shares the Mühle set of ≤ 7 stones, slow")
 	b := newBrowser(t)
 	set := openMill(t)
 	_, ts := newServer(t, serve.Options{}, fixtures(t), millFixture(t))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/games/mill"
+	"github.com/tablesmith/tablesmith/internal/racetest"
 	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/serve"
 	"github.com/tablesmith/tablesmith/tables"
@@ -140,6 +141,7 @@ func handsOf(state string) string {
 // set's captures), checks the game-over text, jumps back on the strip, lets the computer
 // answer automatically through the placement phase, and slides a stone in the moving phase.
 func TestMillGameInBrowser(t *testing.T) {
+	racetest.SkipSlow(t, "builds Mühle sets, slow")
 	b := newBrowser(t)
 	dir := mill3Fixture(t)
 	set, err := tables.OpenSet(dir)

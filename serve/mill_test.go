@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablesmith/tablesmith/internal/racetest"
 	"github.com/tablesmith/tablesmith/serve"
 	"github.com/tablesmith/tablesmith/tables"
 )
@@ -78,6 +79,7 @@ func (p millProbe) check(t *testing.T, s *tables.Set, withPath bool) {
 }
 
 func TestMillAPIList(t *testing.T) {
+	racetest.SkipSlow(t, "shares the Mühle set of ≤ 7 stones (about 24 s)")
 	t.Parallel()
 	_, ts := newServer(t, serve.Options{}, millFixture(t))
 	code, _, body := get(t, ts.URL+"/api/v1/tables")
@@ -133,6 +135,7 @@ func TestMillAPIList(t *testing.T) {
 }
 
 func TestMillAPIProbe(t *testing.T) {
+	racetest.SkipSlow(t, "shares the Mühle set of ≤ 7 stones (about 24 s)")
 	t.Parallel()
 	s := openMill(t)
 	_, ts := newServer(t, serve.Options{}, millFixture(t))
@@ -160,6 +163,7 @@ func TestMillAPIProbe(t *testing.T) {
 // move that ends the game has no state (not "state":""); moves=0 leaves the moves out, as
 // for every table (issue 27).
 func TestMillAPIProbeFields(t *testing.T) {
+	racetest.SkipSlow(t, "shares the Mühle set of ≤ 7 stones (about 24 s)")
 	t.Parallel()
 	_, ts := newServer(t, serve.Options{}, millFixture(t))
 	const head = `{"state":"` + millWin + `","value":"win","remoteness":1,"moves":[{"move":"14-2x9","value":"loss","remoteness":0},{"move":`
@@ -217,6 +221,7 @@ func swapColours(state string) string {
 }
 
 func TestMillAPIStreamAndErrors(t *testing.T) {
+	racetest.SkipSlow(t, "takes up to 24 s")
 	t.Parallel()
 	s := openMill(t)
 	_, ts := newServer(t, serve.Options{}, millFixture(t))
@@ -264,6 +269,7 @@ func TestMillAPIStreamAndErrors(t *testing.T) {
 }
 
 func TestMillChart(t *testing.T) {
+	racetest.SkipSlow(t, "takes up to 24 s")
 	t.Parallel()
 	s := openMill(t)
 	info := s.Info()

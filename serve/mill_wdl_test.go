@@ -10,6 +10,7 @@ import (
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/games/mill"
+	"github.com/tablesmith/tablesmith/internal/racetest"
 	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/serve"
 	"github.com/tablesmith/tablesmith/tables"
@@ -19,6 +20,7 @@ import (
 // a probe answers values without remoteness with the moves ranked by value (a move that
 // ends the game first), and a line is refused with status 400 rather than followed.
 func TestMillAPIWDL(t *testing.T) {
+	racetest.SkipSlow(t, "builds Mühle sets, slow")
 	t.Parallel()
 	g := mill.Game{}
 	tier, _ := g.ParseTier("3-3")

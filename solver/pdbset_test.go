@@ -7,6 +7,7 @@ import (
 
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/internal/pdbtest"
+	"github.com/tablesmith/tablesmith/internal/racetest"
 	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/values"
 )
@@ -17,6 +18,7 @@ import (
 // widened on the way, and loading workers take runs of 3; TestCopyPackedInPlace covers
 // files decoded straight into place over many blocks.
 func TestPDBCopyMatchesRepack(t *testing.T) {
+	racetest.SkipSlow(t, "takes up to 13 s")
 	defer func(old int) { pdbRunBlocks = old }(pdbRunBlocks)
 	pdbRunBlocks = 3
 	specs := []pipeline.PDBBuildSpec{

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/registry"
+	"github.com/tablesmith/tablesmith/internal/racetest"
 	"github.com/tablesmith/tablesmith/tables"
 	"github.com/tablesmith/tablesmith/values"
 )
@@ -17,6 +18,7 @@ import (
 // 8-puzzle table: each damaged file must fail to open, fail to verify, or answer every
 // sampled state exactly as the intact table does — and every failure is ErrCorrupt.
 func TestCorruptTableNeverAnswersWrong(t *testing.T) {
+	racetest.SkipSlow(t, "takes up to 10 s")
 	t.Parallel()
 	_, good := buildEight(t, "lex", "blank-last", 2)
 	path := filepath.Join(t.TempDir(), "good.tsm")

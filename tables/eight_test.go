@@ -13,6 +13,7 @@ import (
 	"github.com/tablesmith/tablesmith/games/registry"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/index"
+	"github.com/tablesmith/tablesmith/internal/racetest"
 	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/tables"
 	"github.com/tablesmith/tablesmith/values"
@@ -46,6 +47,7 @@ func buildEight(t *testing.T, scheme, goal string, workers int) (*bfs.Result, *t
 // TestEightEveryScheme checks the distribution for every scheme, goal and worker count,
 // and that the parity test agrees with the table on all 9! permutations.
 func TestEightEveryScheme(t *testing.T) {
+	racetest.SkipSlow(t, "takes up to 16 s")
 	t.Parallel()
 	geo, _ := slide.NewGeometry(3, 3)
 	for _, scheme := range slide.SchemeNames(9) {

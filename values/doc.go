@@ -1,5 +1,6 @@
 // Package values defines how a table's per-slot values are encoded as the fixed-width codes
-// of a table file, once, for the writers (package build) and every reader (package tables):
+// of a table file, once, for the writers (the engines of builder/... and package pipeline)
+// and every reader (packages tables and solver):
 //
 //   - [EncodingRemoteness]: puzzles — moves to the nearest goal, "unreachable", "hole";
 //   - [EncodingPDBValue] and [EncodingPDBExcess]: pattern-database groups — a lower bound
@@ -11,5 +12,8 @@
 //     remoteness, two bits a position ([OutcomeCode] derives it from an [EncodingWDL] code).
 //
 // It also names what a lookup can answer ([Outcome]), so the CLI, the HTTP API and the Go
-// API speak of values the same way. It imports nothing of this project.
+// API speak of values the same way, and holds the one rule that gives a two-player position
+// its value from its moves' values ([MoveSummary], [CodeOfMoves]; combine.go), which the
+// retrograde engine, the one-pass solver and the forward check of verify all apply. It
+// imports nothing of this project.
 package values

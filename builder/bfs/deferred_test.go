@@ -8,6 +8,7 @@ import (
 	"github.com/tablesmith/tablesmith/builder/internal/bfstoys"
 
 	"github.com/tablesmith/tablesmith/builder/internal/levels"
+	"github.com/tablesmith/tablesmith/internal/racetest"
 )
 
 // searchMode is a way BFS can take its levels: which it settles after them (settle)
@@ -36,6 +37,7 @@ func (m searchMode) String() string {
 // NeighbourRuns, over worker counts and batch sizes, with every level settled, none, or
 // the wide ones, into a bitset per worker or one shared.
 func TestDeferredLevelsMatchOracle(t *testing.T) {
+	racetest.SkipSlow(t, "takes up to 23 s")
 	t.Parallel()
 	// The non-shared modes run the workers' own bitsets only where ownBitsFit allows them:
 	// for these tiny spaces it must, or those modes would quietly test the shared path.

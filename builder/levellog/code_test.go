@@ -12,6 +12,7 @@ import (
 
 	"github.com/tablesmith/tablesmith/builder/bfs"
 	"github.com/tablesmith/tablesmith/internal/bigmem"
+	"github.com/tablesmith/tablesmith/internal/racetest"
 )
 
 // randomLevel draws count distinct slots out of u, shuffled into three lists, and the
@@ -41,6 +42,7 @@ func randomLevel(rng *rand.Rand, u, count uint64) (lists [][]uint64, words []uin
 }
 
 func TestLevelEncodingsRoundTrip(t *testing.T) {
+	racetest.SkipSlow(t, "takes up to 14 s")
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	e := levelEncoder{chunk: 16 << 10} // several zstd frames from 128 KiB bitsets on
@@ -372,6 +374,7 @@ func BenchmarkEFFromWords(b *testing.B) {
 // TestListFrame: the first zstd frame of a level given as lists, made from the lists,
 // is the start of the level's bitset.
 func TestListFrame(t *testing.T) {
+	racetest.SkipSlow(t, "takes up to 25 s")
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(13, 14))
 	e := levelEncoder{chunk: 16 << 10}

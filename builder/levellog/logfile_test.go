@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tablesmith/tablesmith/internal/racetest"
 )
 
 // TestLogFileWholeAfterEveryWrite appends parts of every size around the block and the
@@ -13,6 +15,7 @@ import (
 // directly where the file system allows and through the page cache, and reads the file
 // back after every write: it must hold exactly everything written so far.
 func TestLogFileWholeAfterEveryWrite(t *testing.T) {
+	racetest.SkipSlow(t, "takes up to 27 s")
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	pool := make([]byte, 3*directStage)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tablesmith/tablesmith/builder/bfs"
 	"github.com/tablesmith/tablesmith/builder/internal/bfstoys"
+	"github.com/tablesmith/tablesmith/internal/racetest"
 )
 
 // runLogged runs a search that appends every level to a log at path, stopping with
@@ -228,6 +229,7 @@ func TestResumeAcrossWidening(t *testing.T) {
 // (the 20-cube's levels are structured, and its bitsets large enough) resumes from it
 // after an interruption and after damage inside a zstd record, and ends right.
 func TestBFSResumeFromZstdLog(t *testing.T) {
+	racetest.SkipSlow(t, "takes up to 17 s")
 	t.Parallel()
 	sp := cube20()
 	const key = "cube20 test"
@@ -307,6 +309,7 @@ func recordKinds(t *testing.T, raw []byte) []byte {
 // TestResumeVersion2Log: a log of the previous format (no zstd records) resumes, and the
 // levels appended to it stay in forms its version takes, so that it replays whole.
 func TestResumeVersion2Log(t *testing.T) {
+	racetest.SkipSlow(t, "takes up to 12 s")
 	t.Parallel()
 	sp := cube20()
 	const key = "cube20 v2"

@@ -1,14 +1,16 @@
-// Package mill holds the rules of Nine Men's Morris (Mühle) in the moving phase (the
-// placement phase is not modelled yet): the board and its mills, moves and un-moves, the
-// notation, the 16 board symmetries, per-sector class ranks that number the positions up
-// to symmetry, and the game as a graph of tiers ([Game] is a games.TieredGame: a tier is a
-// sector). It imports nothing of the project but package games (the capability it
-// asserts) and internal/notation.
+// Package mill holds the rules of Nine Men's Morris (Mühle), both phases: the board and its
+// mills, moves, placements and un-moves, the notation, the 16 board symmetries, per-sector
+// class ranks that number the positions up to symmetry, and the game as a graph of tiers
+// ([Game] is a games.TieredGame: a tier is a sector, (w, b) in the moving phase and
+// (w, b, wh, bh) with the stones in hand in the placement phase; tiers.go). It imports
+// nothing of the project but package games (the capability it asserts) and
+// internal/notation.
 //
 // # Board
 //
-// The 24 points are numbered 1..24 as in DESIGN.md: the outer square 1–8 clockwise from
-// its top-left corner, the middle square 9–16 and the inner square 17–24 likewise:
+// The 24 points are numbered 1..24 (docs/DESIGN.md, "Nine Men's Morris"): the outer
+// square 1–8 clockwise from its top-left corner, the middle square 9–16 and the inner
+// square 17–24 likewise:
 //
 //	1-----------2-----------3
 //	|   9-------10------11  |
@@ -29,13 +31,26 @@
 // # Rules and normalisation
 //
 // A position is two disjoint masks: own, the stones of the side to move (w of them), and
-// opp, the opponent's (b); 3 ≤ w, b ≤ 9 in a sector. A move slides a stone to an adjacent
-// empty point, or flies it to any empty point when its side has exactly 3 stones. If the
-// moved stone closes a mill, the move also removes one opponent stone, chosen among those
-// in no mill of the opponent, or among all when all are in mills. (Two mills closed at
-// once would still remove one stone, but a slide or a flight with 3 stones cannot close
-// two in the moving phase.) A side with no legal move on its turn loses, and so
-// does a side left with 2 stones.
+// opp, the opponent's (b); in the moving phase 3 ≤ w, b ≤ 9. A move slides a stone to an
+// adjacent empty point, or flies it to any empty point when its side has exactly 3 stones.
+// If the moved stone closes a mill, the move also removes one opponent stone, chosen among
+// those in no mill of the opponent, or among all when all are in mills. (Two mills closed
+// at once would still remove one stone, but a slide or a flight with 3 stones cannot close
+// two in the moving phase.) A side with no legal move on its turn loses, and so does a
+// side left with 2 stones.
+//
+// In the placement phase each side starts with 9 stones in hand, White first; the side to
+// move holds wh ≥ 1 stones and the opponent bh (wh = bh with White to move, wh = bh + 1
+// with Black). [Placements] lists a stone placed on each empty point and, where it closes
+// a mill (one or two at once), one successor per opponent stone it may remove by the rule
+// above (none when the opponent has no stone on the board). A placement leads from sector
+// (w, b, wh, bh) to (b, w+1, bh, wh−1), or (b−1, w+1, bh, wh−1) with a capture; a capture
+// that leaves the opponent fewer than 3 stones on the board and in hand ends the game
+// (games.GameOver). The hands only shrink, so placement sectors never reach each other
+// back: each is solved in one pass from its children, in an order of its own in which
+// the children of consecutive positions lie close together ([games.OrderedTierWorker],
+// order.go); the placement sectors of one board are siblings ([games.SiblingTiers]). The
+// last placement leads into the moving phase.
 //
 // [Successors] lists the moves of own, one per removable stone for a capture, each as
 // the position after it normalised to the new side to move: (opp minus the removed
@@ -51,10 +66,12 @@
 // # Notation
 //
 // A position is written as 24 characters W, B or . for points 1..24, a space and the side
-// to move: "WWW.....BBB............. B" ([Parse], [Position.String]). A [Position] holds
-// the masks by colour; [Position.OwnOpp] and [FromOwnOpp] convert to and from the side
-// to move's view. A move is written "a-b", or "a-bxc" when it removes the stone on c
-// ([Move.String], [ParseMove]).
+// to move: "WWW.....BBB............. B" ([Parse], [Position.String]); in the placement
+// phase the stones in hand follow, "........................ W W:9 B:9" for the empty
+// board. A [Position] holds the masks by colour and the hands; [Position.OwnOpp] and
+// [FromOwnOpp] convert to and from the side to move's view. A move is written "a-b", or
+// "a-bxc" when it removes the stone on c, a placement "a" or "axc" ([Move.String],
+// [ParseMove]).
 //
 // # Symmetries
 //

@@ -15,7 +15,7 @@ import (
 // (0..9), the only boards for which the compact digit form is unambiguous.
 const maxCompactCells = 10
 
-// Parse reads a state in the notation of DESIGN.md and returns its board.
+// Parse reads a state in the notation of docs/DESIGN.md ("Sliding tiles") and returns its board.
 //
 // Two forms are accepted, each with optional leading and trailing whitespace:
 //

@@ -2,7 +2,7 @@ package milloracle
 
 import "fmt"
 
-// The board, written out by hand from the drawing in DESIGN.md:
+// The board, written out by hand from the drawing in docs/DESIGN.md:
 //
 //	1-----------2-----------3
 //	|   9-------10------11  |

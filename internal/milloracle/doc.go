@@ -6,12 +6,12 @@
 // with it: it does not import or read games/mill, builder, index or any other
 // package of the project, and it has its own board, adjacency, mills, move
 // generation, position index and board symmetries, all written straight from
-// the rules in DESIGN.md ("Nine Men's Morris (Mühle)"). It trades speed for
+// the rules in docs/DESIGN.md ("Nine Men's Morris"). It trades speed for
 // being plainly right.
 //
 // # Rules
 //
-// Points 1..24 as in DESIGN.md; bit p-1 of a stone mask stands for point p.
+// Points 1..24 as in docs/DESIGN.md; bit p-1 of a stone mask stands for point p.
 // A move slides a stone to an adjacent empty point; a side with exactly 3
 // stones flies to any empty point. A move that closes a mill (the moved stone
 // completes three of its own in a line) removes exactly one opponent stone,
