@@ -12,8 +12,9 @@ import (
 // move leads into the same tier, a tier that reaches this one back (the two are solved
 // together), or a tier solved before. The game describes the graph and generates moves;
 // one orchestrator (package pipeline) solves any such game, one reader (package tables)
-// routes a position to its tier's table, and one checker (tables.Verify) recomputes every
-// value from its children's, all through this interface.
+// routes a position to its tier's table, and one checker (the forward check of
+// tables.Set.Verify) recomputes every value from its children's, all through this
+// interface.
 
 // Tier is a game's own number for one of its tiers (Mühle: the stones on the board and in
 // hand of the side to move and of the opponent).

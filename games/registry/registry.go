@@ -1,8 +1,8 @@
 // Package registry lists the games tablesmith builds and reads and opens the instance a
 // table's metadata names. Adding a game of this repository is adding its package and one
-// // line to builtin; a game of another module is added by Register. The pipelines, the
-// lookup, info, verify, the server and the CLI find a game here and dispatch on the
-// capability it offers (package games), never on its name.
+// line to builtin; a game of another module is added by Register. The pipelines, the
+// lookup (and through it info, verify and the server) and the CLI find a game here and
+// dispatch on the capability it offers (package games), never on its name.
 package registry
 
 import (
