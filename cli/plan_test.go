@@ -333,7 +333,7 @@ func TestPlanUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"plan"}, "mill|pdb|verify"},
+		{[]string{"plan"}, "|pdb|verify"},
 		{[]string{"plan", "chess", "-o", o}, "unknown plan"},
 		{[]string{"plan", "mill", "--max-stones", "8"}, "-o DIR"},
 		{[]string{"plan", "mill", "--max-stones", "8", "--sectors", "3-3", "-o", o}, "not --max-stones and --sectors"},

@@ -20,11 +20,14 @@ import (
 // do: half the memory of two bytes, and the children of neighbouring positions then
 // share more cache lines.
 type CodeGather[C Code] struct {
-	tiers []Tier
-	tabs  [][]C    // tabs[k]: the codes of tiers[k]; the last one holds endCodes
-	from  []uint32 // a located child's index into tabs
-	at    []uint64 // its slot in tabs[from]
-	least uint16   // the least code the last Gather read
+	// Layout is the layout of the codes (the zero value: values.EncodingWDL); set it
+	// before SetTiers. It gives the codes of GameOver's ends.
+	Layout values.WDLCodes
+	tiers  []Tier
+	tabs   [][]C    // tabs[k]: the codes of tiers[k]; the last one holds endCodes
+	from   []uint32 // a located child's index into tabs
+	at     []uint64 // its slot in tabs[from]
+	least  uint16   // the least code the last Gather read
 }
 
 // Code is the type of an array of WDL codes held in memory: uint8 where every code fits
@@ -32,21 +35,33 @@ type CodeGather[C Code] struct {
 type Code interface{ uint8 | uint16 }
 
 // GameOverCode is the WDL code a move that ends the game with the opponent lost reads as
-// (GameOver, slot EndLoss: a loss in 0 plies).
+// (GameOver, slot EndLoss: a loss in 0 plies), in both layouts.
 var GameOverCode = uint16(values.WDLCodes{}.Code(values.Loss, 0))
 
-// EndCode is the WDL code a move into GameOver at slot s reads as (the value of the end
-// for the side then to move); ok is false for a slot that is no end.
-func EndCode(s uint64) (code uint16, ok bool) {
+// EndCode is the code, in layout e, that a move into GameOver at slot s reads as (the
+// value of the end for the side then to move, at remoteness 0); ok is false for a slot
+// that is no end, or an end that e cannot hold (a win in the parity layout).
+func EndCode(s uint64, e values.WDLCodes) (code uint16, ok bool) {
 	o, ok := EndOutcome(s)
-	if !ok {
+	if !ok || !e.Holds(o, 0) {
 		return 0, false
 	}
-	return uint16(values.WDLCodes{}.Code(o, 0)), true
+	return uint16(e.Code(o, 0)), true
 }
 
-// endCodes are the codes of the slots of GameOver, in slot order.
-var endCodes = []uint16{EndLoss: GameOverCode, EndDraw: values.WDLDraw}
+// endCodes are the codes of the slots of GameOver in layout e, in slot order, up to the
+// last that e holds.
+func endCodes(e values.WDLCodes) []uint16 {
+	var out []uint16
+	for s := range uint64(len(endOutcomes)) {
+		c, ok := EndCode(s, e)
+		if !ok {
+			break
+		}
+		out = append(out, c)
+	}
+	return out
+}
 
 // SetTiers makes g read the codes of tiers[k] from tabs[k]; it panics unless there are
 // as many tables as tiers (a game-over child would read another tier's codes). A child
@@ -57,8 +72,9 @@ func (g *CodeGather[C]) SetTiers(tiers []Tier, tabs [][]C) {
 		panic(fmt.Sprintf("games: CodeGather.SetTiers: %d tables for %d tiers", len(tabs), len(tiers)))
 	}
 	g.tiers = append(g.tiers[:0], tiers...)
-	ends := make([]C, len(endCodes))
-	for s, c := range endCodes {
+	codes := endCodes(g.Layout)
+	ends := make([]C, len(codes))
+	for s, c := range codes {
 		ends[s] = C(c)
 	}
 	g.tabs = append(append(g.tabs[:0], tabs...), ends)

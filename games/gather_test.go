@@ -92,22 +92,26 @@ func BenchmarkCodeGather(b *testing.B) {
 }
 
 // TestEndSlots: the ends of GameOver read back, and their codes are the WDL codes of a
-// loss and a draw at 0; a win has no end slot.
+// loss, a draw and a win at 0 in the split layout; the parity layout holds no win at 0.
 func TestEndSlots(t *testing.T) {
 	t.Parallel()
-	for _, o := range []values.Outcome{values.Loss, values.Draw} {
+	split := values.WDLCodes{Split: true}
+	for _, o := range []values.Outcome{values.Loss, values.Draw, values.Win} {
 		s, ok := EndSlot(o)
 		back, ok2 := EndOutcome(s)
-		code, ok3 := EndCode(s)
-		if !ok || !ok2 || !ok3 || back != o || uint32(code) != (values.WDLCodes{}).Code(o, 0) {
+		code, ok3 := EndCode(s, split)
+		if !ok || !ok2 || !ok3 || back != o || uint32(code) != split.Code(o, 0) {
 			t.Errorf("%v: slot %d (%v), reads back %v (%v), code %d (%v)", o, s, ok, back, ok2, code, ok3)
 		}
+		if code, ok := EndCode(s, values.WDLCodes{}); ok != (o != values.Win) || ok && uint32(code) != (values.WDLCodes{}).Code(o, 0) {
+			t.Errorf("%v: the parity layout's code %d (%v)", o, code, ok)
+		}
 	}
-	if _, ok := EndSlot(values.Win); ok {
-		t.Error("a win has an end slot")
+	if _, ok := EndSlot(values.Remoteness); ok {
+		t.Error("a puzzle's outcome has an end slot")
 	}
-	if _, ok := EndCode(2); ok {
-		t.Error("slot 2 of GameOver reads as an end")
+	if _, ok := EndCode(3, split); ok {
+		t.Error("slot 3 of GameOver reads as an end")
 	}
 }
 
@@ -127,15 +131,20 @@ func TestCheckOver(t *testing.T) {
 		b.End(values.Draw)
 		b.End(values.Loss)
 	})
-	if err := ok.CheckOver(); err != nil || len(ok.Over) != 2 || ok.Over[0] != (Over{At: 1, Outcome: values.Draw}) {
+	if err := ok.CheckOver(values.WDLCodes{}); err != nil || len(ok.Over) != 2 || ok.Over[0] != (Over{At: 1, Outcome: values.Draw}) {
 		t.Fatalf("a good batch: %v, %+v", err, ok.Over)
+	}
+	won := batch(func(b *ChildBatch) { b.End(values.Win) })
+	if err := won.CheckOver(values.WDLCodes{Split: true}); err != nil {
+		t.Errorf("a win in the split layout: %v", err)
 	}
 	for name, b := range map[string]*ChildBatch{
 		"with a move": batch(func(b *ChildBatch) {
 			b.Pos = append(b.Pos, TierPosition{Tier: 1})
 			b.End(values.Loss)
 		}),
-		"a win": batch(func(b *ChildBatch) { b.End(values.Win) }),
+		"a win in the parity layout": batch(func(b *ChildBatch) { b.End(values.Win) }),
+		"a puzzle's outcome":         batch(func(b *ChildBatch) { b.End(values.Remoteness) }),
 		"out of order": batch(func(b *ChildBatch) {
 			b.Close()
 			b.Close()
@@ -146,7 +155,7 @@ func TestCheckOver(t *testing.T) {
 			b.Over = append(b.Over, Over{At: 1, Outcome: values.Loss})
 		}),
 	} {
-		if err := b.CheckOver(); err == nil {
+		if err := b.CheckOver(values.WDLCodes{}); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}

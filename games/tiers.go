@@ -22,8 +22,8 @@ type Tier uint64
 
 // GameOver is the tier of a move that ends the game at once, where the game gives the
 // position it leads to no slot of its own (Mühle: a capture that leaves the opponent two
-// stones). Its slot says what the end is worth to the side then to move: EndLoss or
-// EndDraw. A game that does index such positions lists them in their tier instead and
+// stones). Its slot says what the end is worth to the side then to move: EndLoss, EndDraw
+// or EndWin. A game that does index such positions lists them in their tier instead and
 // reports them over (ChildBatch.End).
 const GameOver Tier = 1<<64 - 1
 
@@ -32,30 +32,49 @@ const GameOver Tier = 1<<64 - 1
 const (
 	EndLoss uint64 = 0 // the side then to move has lost (the mover has won)
 	EndDraw uint64 = 1 // the game ends drawn (e.g. the move fills the board)
+	EndWin  uint64 = 2 // the side then to move has won (a game with OverWins)
 )
 
-// EndSlot is the slot of GameOver that stands for outcome o (Loss or Draw) of the side
-// then to move; ok is false for any other outcome.
+// endOutcomes are the outcomes of the slots of GameOver, in slot order.
+var endOutcomes = [...]values.Outcome{EndLoss: values.Loss, EndDraw: values.Draw, EndWin: values.Win}
+
+// EndSlot is the slot of GameOver that stands for outcome o (Loss, Draw or Win) of the
+// side then to move; ok is false for any other outcome.
 func EndSlot(o values.Outcome) (slot uint64, ok bool) {
-	switch o {
-	case values.Loss:
-		return EndLoss, true
-	case values.Draw:
-		return EndDraw, true
+	for s, e := range endOutcomes {
+		if e == o {
+			return uint64(s), true
+		}
 	}
 	return 0, false
 }
 
 // EndOutcome is the outcome, for the side then to move, that slot s of GameOver stands
-// for; ok is false for a slot that is none of EndLoss, EndDraw.
+// for; ok is false for a slot that is no end.
 func EndOutcome(s uint64) (o values.Outcome, ok bool) {
-	switch s {
-	case EndLoss:
-		return values.Loss, true
-	case EndDraw:
-		return values.Draw, true
+	if s >= uint64(len(endOutcomes)) {
+		return 0, false
 	}
-	return 0, false
+	return endOutcomes[s], true
+}
+
+// OverWins (optional) is implemented by a tiered game some of whose positions are over
+// as a win for the side to move, or some of whose moves end the game so (GameOver at
+// EndWin); HasOverWins reports it. Its sets store outcome and remoteness apart
+// (values.EncodingWDLSplit): a win at remoteness 0 breaks the parity by which
+// values.EncodingWDL tells wins from losses. The engines refuse such a position in a game
+// that does not declare it.
+type OverWins interface {
+	HasOverWins() bool
+}
+
+// Layout is the WDL code layout of a full set of g: values.EncodingWDLSplit for a game
+// with OverWins, else values.EncodingWDL.
+func Layout(g TieredGame) values.WDLCodes {
+	if w, ok := g.(OverWins); ok && w.HasOverWins() {
+		return values.WDLCodes{Split: true}
+	}
+	return values.WDLCodes{}
 }
 
 // TierPosition is one position of a tiered game: its tier and its slot in the tier.
@@ -173,7 +192,7 @@ type ChildBatch struct {
 // to move at remoteness 0 (GamesmanOne's primitive value).
 type Over struct {
 	At      int            // the position's index in the batch
-	Outcome values.Outcome // values.Loss or values.Draw
+	Outcome values.Outcome // values.Loss, values.Draw, or values.Win (a game with OverWins)
 }
 
 // Reset empties b for a new batch.
@@ -183,16 +202,18 @@ func (b *ChildBatch) Reset() { b.Off = append(b.Off[:0], 0); b.Pos = b.Pos[:0]; 
 func (b *ChildBatch) Close() { b.Off = append(b.Off, len(b.Pos)) }
 
 // End closes the current position, which must list no move, as over by the rules with
-// outcome o for the side to move (values.Loss or values.Draw).
+// outcome o for the side to move (values.Loss, values.Draw, or values.Win in a game with
+// OverWins).
 func (b *ChildBatch) End(o values.Outcome) {
 	b.Over = append(b.Over, Over{At: len(b.Off) - 1, Outcome: o})
 	b.Close()
 }
 
 // CheckOver reports what is wrong with b.Over, or nil: each entry a position of the
-// batch, in order, listing no move, with an outcome an engine can store (a loss or a
-// draw at remoteness 0). Engines call it once a batch, where Over is not empty.
-func (b *ChildBatch) CheckOver() error {
+// batch, in order, listing no move, with an outcome codes of layout e can store at
+// remoteness 0 (a win only in the split layout: see OverWins). Engines call it once a
+// batch, where Over is not empty.
+func (b *ChildBatch) CheckOver(e values.WDLCodes) error {
 	last := -1
 	for _, o := range b.Over {
 		switch {
@@ -200,8 +221,10 @@ func (b *ChildBatch) CheckOver() error {
 			return fmt.Errorf("a position over by the rules is listed out of order or outside the batch (index %d of %d)", o.At, len(b.Off)-1)
 		case b.Off[o.At+1] != b.Off[o.At]:
 			return fmt.Errorf("position %d of the batch is over by the rules but lists %d moves", o.At, b.Off[o.At+1]-b.Off[o.At])
-		case o.Outcome != values.Loss && o.Outcome != values.Draw:
-			return fmt.Errorf("position %d of the batch is over as a %v: a position over by the rules is a loss or a draw for the side to move (a win at remoteness 0 has no code in the WDL encoding, whose remoteness parity tells wins from losses)", o.At, o.Outcome)
+		case o.Outcome != values.Loss && o.Outcome != values.Draw && o.Outcome != values.Win:
+			return fmt.Errorf("position %d of the batch is over as a %v: a position over by the rules is a win, a loss or a draw", o.At, o.Outcome)
+		case !e.Holds(o.Outcome, 0):
+			return fmt.Errorf("position %d of the batch is over as a win for the side to move, but the game does not declare such positions (games.OverWins): the parity layout of its codes cannot hold a win at remoteness 0", o.At)
 		}
 		last = o.At
 	}

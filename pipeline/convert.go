@@ -104,9 +104,10 @@ func convertTier(ctx context.Context, g games.TieredGame, src, dst string, x for
 	}
 	defer r.Close()
 	meta := r.Meta()
-	if meta.Encoding != values.EncodingWDL || meta.Slots != g.TierSize(t) || meta.Game != g.Name() {
+	full := games.Layout(g).Encoding() // the full set's encoding
+	if meta.Encoding != full || meta.Slots != g.TierSize(t) || meta.Game != g.Name() {
 		return TierMember{}, fmt.Errorf("convert: %s holds %d slots of %s %s, want %d of %s %s: %w",
-			in, meta.Slots, meta.Game, meta.Encoding, g.TierSize(t), g.Name(), values.EncodingWDL, format.ErrCorrupt)
+			in, meta.Slots, meta.Game, meta.Encoding, g.TierSize(t), g.Name(), full, format.ErrCorrupt)
 	}
 	out := filepath.Join(dst, tierFile(g, t))
 	if err := safefile.CheckOutput(out); err != nil {

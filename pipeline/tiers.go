@@ -239,11 +239,11 @@ func (opt TierOptions) valueKind() (string, error) {
 }
 
 // tierEncoding is the encoding of the tier files of a set of the given value kind.
-func tierEncoding(kind string) string {
+func tierEncoding(g games.TieredGame, kind string) string {
 	if kind == format.ValuesWDL {
 		return values.EncodingWDLOnly
 	}
-	return values.EncodingWDL
+	return games.Layout(g).Encoding()
 }
 
 // tierWriteOptions are the options a tier file of encoding is written with, by a build
@@ -264,7 +264,9 @@ func tierSummary(encoding string, bits int, codeCounts []uint64) values.WDLSumma
 	if encoding == values.EncodingWDLOnly {
 		return values.WDLOnlySummary(codeCounts)
 	}
-	return values.WDLCodes{Bits: bits}.Summary(codeCounts)
+	e, _ := values.WDLLayout(encoding)
+	e.Bits = bits
+	return e.Summary(codeCounts)
 }
 
 // BuildTierSet builds every unit of plan (see TierPlan) into dir, skipping those already
@@ -344,14 +346,14 @@ func BuildTierUnit(ctx context.Context, g games.TieredGame, dir string, u TierUn
 	defer ex.release()
 	sp := newTierSpace(g, u, ex)
 	start := time.Now()
-	var depth func(s uint64) uint16
+	var code func(s uint64) uint32 // in the layout sp.codes
 	if u.onePass(g) {
 		codes, mem, err := solveOnePass(ctx, sp, opt.Workers)
 		if err != nil {
 			return false, fmt.Errorf("build: %s %s: %w", g.TierNoun(), u.Name, err)
 		}
 		defer mem.Release() // after the tier is written
-		depth = func(s uint64) uint16 { return codes[s] - 1 }
+		code = func(s uint64) uint32 { return uint32(codes[s]) }
 	} else {
 		ropt := retro.Options{Workers: opt.Workers}
 		if opt.Progress != nil {
@@ -364,12 +366,12 @@ func BuildTierUnit(ctx context.Context, g games.TieredGame, dir string, u TierUn
 		if err != nil {
 			return false, fmt.Errorf("build: %s %s: %w", g.TierNoun(), u.Name, err)
 		}
-		depth = res.Depth
+		code = func(s uint64) uint32 { return res.Code(s, sp.codes) }
 	}
 	var members []TierMember
 	for i, t := range u.Tiers {
 		lo, hi := sp.off[i], sp.off[i+1]
-		mem, err := writeTier(ctx, g, dir, t, hi-lo, func(s uint64) uint16 { return depth(lo + s) }, opt.Workers, kind)
+		mem, err := writeTier(ctx, g, dir, t, hi-lo, func(s uint64) uint32 { return code(lo + s) }, opt.Workers, kind)
 		if err != nil {
 			return false, err
 		}
@@ -393,7 +395,7 @@ func tierFile(g games.TieredGame, t games.Tier) string {
 	return fmt.Sprintf("%s-%s.tsm", g.TierNoun(), g.TierName(t))
 }
 
-// writeTier writes one tier's values (depth: 0 for a draw, else 1 + remoteness) as a WDL
+// writeTier writes one tier's values (code: in the game's layout, games.Layout) as a WDL
 // table, reproducibly (the build information goes to the manifest); for a set of kind
 // format.ValuesWDL, their outcomes alone (values.EncodingWDLOnly).
 // alignedBits is the width a tier's codes are stored at: the width they need, rounded up
@@ -411,18 +413,18 @@ func alignedBits(bits int) int {
 	return 32
 }
 
-func writeTier(ctx context.Context, g games.TieredGame, dir string, t games.Tier, n uint64, depth func(uint64) uint16, workers int, kind string) (TierMember, error) {
-	encoding, bits := tierEncoding(kind), values.WDLOnlyBits
-	if encoding == values.EncodingWDL {
-		maxR := 0
+func writeTier(ctx context.Context, g games.TieredGame, dir string, t games.Tier, n uint64, code func(uint64) uint32, workers int, kind string) (TierMember, error) {
+	encoding, bits := tierEncoding(g, kind), values.WDLOnlyBits
+	if encoding != values.EncodingWDLOnly {
+		top := uint32(values.WDLDraw)
 		for i := range n {
-			maxR = max(maxR, int(depth(i)))
+			top = max(top, code(i))
 		}
-		enc, err := values.WDLBits(uint64(max(maxR-1, 0)))
-		if err != nil {
-			return TierMember{}, err
+		b := 2
+		for b < 32 && uint64(top) >= 1<<b {
+			b++
 		}
-		bits = alignedBits(enc.Bits)
+		bits = alignedBits(b)
 	}
 	params, err := json.Marshal(g.TierParams(t))
 	if err != nil {
@@ -433,13 +435,13 @@ func writeTier(ctx context.Context, g games.TieredGame, dir string, t games.Tier
 		Build: format.Build{Tool: "tablesmith"}}
 	src := func(dst []uint32, start uint64) {
 		for i := range dst {
-			dst[i] = uint32(depth(start+uint64(i))) + 1 // 0 (draw) → code 1, 1 + r → code 2 + r
+			dst[i] = code(start + uint64(i))
 		}
 	}
 	if encoding == values.EncodingWDLOnly {
 		src = func(dst []uint32, start uint64) {
 			for i := range dst {
-				dst[i] = values.OutcomeCode(uint32(depth(start+uint64(i))) + 1)
+				dst[i] = values.OutcomeCode(code(start + uint64(i)))
 			}
 		}
 	}
@@ -521,7 +523,7 @@ func readTierManifest(g games.TieredGame, dir string) (*format.Manifest, error) 
 // tierUnitComplete reports whether every tier of u is in the manifest with a file whose
 // SHA-256 matches and whose encoding is the set's, and then what the files hold.
 func tierUnitComplete(g games.TieredGame, dir string, m *format.Manifest, u TierUnit) (bool, []TierMember) {
-	encoding := tierEncoding(m.ValueKind())
+	encoding := tierEncoding(g, m.ValueKind())
 	var members []TierMember
 	for _, t := range u.Tiers {
 		x, ok := m.Member(g.TierName(t))
@@ -628,7 +630,7 @@ func loadTierExits(ctx context.Context, g games.TieredGame, dir string, m *forma
 			return nil, fmt.Errorf("build: %s %s needs %s %s, but %s is not the file the manifest records (SHA-256 %s, want %s): rebuild %s: %w",
 				noun, u.Name, noun, name, path, sum, x.SHA256, dep.Name, format.ErrCorrupt)
 		}
-		codes, buf, err := loadCodes16(ctx, path, g.TierSize(t), tierEncoding(m.ValueKind()))
+		codes, buf, err := loadCodes16(ctx, path, g.TierSize(t), tierEncoding(g, m.ValueKind()))
 		if err != nil {
 			ex.release()
 			return nil, fmt.Errorf("build: %s %s needs %s %s: %w", noun, u.Name, noun, name, err)

@@ -45,11 +45,14 @@ import (
 
 // toyGame is one generated game.
 type toyGame struct {
-	seed   uint64
-	order  []games.Tier // Tiers(): shuffled, not a dependency order
-	tiers  map[games.Tier]*toyTier
-	groups [][]games.Tier // the generator's groups, lowest first, each in generation order
-	kinds  []int          // the kind of each group
+	seed uint64
+	// overWins: positions over as a win for the side to move, and moves that end the game
+	// so, occur (odd seeds): the set stores its codes in the split layout (games.OverWins).
+	overWins bool
+	order    []games.Tier // Tiers(): shuffled, not a dependency order
+	tiers    map[games.Tier]*toyTier
+	groups   [][]games.Tier // the generator's groups, lowest first, each in generation order
+	kinds    []int          // the kind of each group
 	// Positions whose values are known by construction (checked against the oracle).
 	known map[games.TierPosition]uint32
 }
@@ -91,7 +94,7 @@ func newToyGame(seed uint64) *toyGame {
 		kinds = slices.Insert(kinds, 2+rng.IntN(len(kinds)-1), kind)
 	}
 
-	g := &toyGame{seed: seed, tiers: map[games.Tier]*toyTier{}, kinds: kinds, known: map[games.TierPosition]uint32{}}
+	g := &toyGame{seed: seed, overWins: seed%2 == 1, tiers: map[games.Tier]*toyTier{}, kinds: kinds, known: map[games.TierPosition]uint32{}}
 	var all []games.Tier // generation order
 	var chain games.Tier // the last self tier's, whose chain starts at slot 3
 	hasChain := false
@@ -178,9 +181,14 @@ func newToyGame(seed uint64) *toyGame {
 		}
 		g.groups = append(g.groups, grp)
 	}
-	// Positions over by the rules (a loss or a draw at 0, no move), and moves that end the
-	// game in a draw, drawn from a generator of their own.
+	// Positions over by the rules (a loss or a draw at 0, no move; a win too where the game
+	// has them), and moves that end the game in a draw (or a win for the side then to
+	// move), drawn from a generator of their own.
 	orng := rand.New(rand.NewPCG(seed, 0x0e4d))
+	ends := []values.Outcome{values.Loss, values.Draw}
+	if g.overWins {
+		ends = append(ends, values.Win)
+	}
 	for _, t := range all {
 		tt := g.tiers[t]
 		tt.over = map[uint64]values.Outcome{}
@@ -190,13 +198,13 @@ func newToyGame(seed uint64) *toyGame {
 			}
 			if orng.IntN(16) == 0 {
 				tt.moves[s] = nil
-				tt.over[s] = [2]values.Outcome{values.Loss, values.Draw}[orng.IntN(2)]
+				tt.over[s] = ends[orng.IntN(len(ends))]
 				tt.fixed[s] = true
 				continue
 			}
 			for k, c := range tt.moves[s] {
 				if c.Tier == games.GameOver && orng.IntN(3) == 0 {
-					tt.moves[s][k].Slot = games.EndDraw
+					tt.moves[s][k].Slot, _ = games.EndSlot(ends[1+orng.IntN(len(ends)-1)])
 				}
 			}
 		}
@@ -358,6 +366,7 @@ func (g *toyGame) Schemes() []string { return []string{"slot"} }
 func (g *toyGame) NewParams() any    { return &toyParams{} }
 func (g *toyGame) TierNoun() string  { return "tier" }
 func (g *toyGame) RulesID() string   { return fmt.Sprintf("toy-v1-seed-%d", g.seed) }
+func (g *toyGame) HasOverWins() bool { return g.overWins }
 
 func (g *toyGame) Tiers() []games.Tier { return slices.Clone(g.order) }
 
@@ -539,65 +548,76 @@ func (w toyWorker) Parents(t games.Tier, slots []uint64, from games.Tier, b *gam
 }
 
 // toyOracle solves the whole game from its explicit graph by the definition, depth after
-// depth over every position: a position is lost at 0 when it has no move and is not over
-// by the rules as a draw (one over as a loss has no move); won at odd d when a move leads
-// to a position lost at d−1 (a move that ends the game with the opponent lost leaves it
-// lost at 0); lost at even d > 0 when every move leads to a position won, the slowest at
-// d−1 (a move that ends the game in any way leaves no such position). Positions
-// undecided when two depths in a row decide nothing are draws (those over as draws
-// among them).
-// It returns each tier's WDL codes: 1 for a draw, 2 + r for remoteness r.
+// depth over every position, and gives every slot its code in the game's layout
+// (games.Layout): at depth 0 a position is lost when it has no move and is not over by
+// the rules, and takes its value by the rules when it is over (a draw for good); at
+// d > 0 a position not over is won when a move leads to a position lost at d−1 (a move
+// that ends the game with the opponent lost leaves it lost at 0), and lost when every
+// move leads to a position won, the slowest at d−1 (a move that ends the game with the
+// opponent winning leaves it won at 0; one that ends it otherwise is no such move).
+// Positions undecided when two depths in a row decide nothing are draws. Nothing here
+// assumes that wins have odd remoteness.
 func toyOracle(g *toyGame) map[games.Tier][]uint32 {
-	rem := map[games.Tier][]int{}
+	type value struct {
+		rem int // −1: undecided
+		win bool
+	}
+	val := map[games.Tier][]value{}
 	var pending []games.TierPosition
 	for t, tt := range g.tiers {
-		r := make([]int, tt.size)
-		for s := range r {
-			r[s] = -1
-			pending = append(pending, games.TierPosition{Tier: t, Slot: uint64(s)})
+		v := make([]value, tt.size)
+		for s := range v {
+			v[s].rem = -1
+			if tt.over[uint64(s)] != values.Draw {
+				pending = append(pending, games.TierPosition{Tier: t, Slot: uint64(s)})
+			}
 		}
-		rem[t] = r
+		val[t] = v
+	}
+	// childValue is a move's value for the opponent: decided, won, remoteness.
+	childValue := func(c games.TierPosition) (bool, bool, int) {
+		if c.Tier == games.GameOver {
+			o, _ := games.EndOutcome(c.Slot)
+			return o != values.Draw, o == values.Win, 0
+		}
+		v := val[c.Tier][c.Slot]
+		return v.rem >= 0, v.win, v.rem
 	}
 	quiet := 0 // depths in a row that decided nothing
 	for d := 0; quiet < 2; d++ {
-		var decided, left []games.TierPosition
+		type decision struct {
+			p   games.TierPosition
+			win bool
+		}
+		var decided []decision
+		var left []games.TierPosition
 		for _, p := range pending {
-			moves := g.tiers[p.Tier].moves[p.Slot]
-			ok := false
+			tt := g.tiers[p.Tier]
+			moves, over := tt.moves[p.Slot], tt.over[p.Slot]
+			win, loss := false, false
 			switch {
 			case d == 0:
-				ok = len(moves) == 0 && g.tiers[p.Tier].over[p.Slot] != values.Draw
-			case d%2 == 1:
+				win, loss = over == values.Win, over == values.Loss || over == 0 && len(moves) == 0
+			case over == 0:
+				slowest, all := -1, true
 				for _, c := range moves {
-					if c.Tier == games.GameOver && c.Slot == games.EndLoss && d == 1 || c.Tier != games.GameOver && rem[c.Tier][c.Slot] == d-1 {
-						ok = true
+					known, won, r := childValue(c)
+					win = win || known && !won && r == d-1
+					all = all && known && won
+					if known && won {
+						slowest = max(slowest, r)
 					}
 				}
-			default:
-				slowest := -1
-				ok = true
-				for _, c := range moves {
-					if c.Tier == games.GameOver {
-						ok = false
-						break
-					}
-					r := rem[c.Tier][c.Slot]
-					if r < 0 || r%2 == 0 {
-						ok = false
-						break
-					}
-					slowest = max(slowest, r)
-				}
-				ok = ok && slowest == d-1
+				loss = !win && len(moves) > 0 && all && slowest == d-1
 			}
-			if ok {
-				decided = append(decided, p)
+			if win || loss {
+				decided = append(decided, decision{p, win})
 			} else {
 				left = append(left, p)
 			}
 		}
-		for _, p := range decided {
-			rem[p.Tier][p.Slot] = d
+		for _, x := range decided {
+			val[x.p.Tier][x.p.Slot] = value{rem: d, win: x.win}
 		}
 		pending = left
 		if len(decided) == 0 {
@@ -606,13 +626,18 @@ func toyOracle(g *toyGame) map[games.Tier][]uint32 {
 			quiet = 0
 		}
 	}
+	layout := games.Layout(g)
 	out := map[games.Tier][]uint32{}
-	for t, r := range rem {
-		codes := make([]uint32, len(r))
-		for s, x := range r {
-			codes[s] = 1
-			if x >= 0 {
-				codes[s] = uint32(2 + x)
+	for t, vs := range val {
+		codes := make([]uint32, len(vs))
+		for s, v := range vs {
+			switch {
+			case v.rem < 0:
+				codes[s] = values.WDLDraw
+			case v.win:
+				codes[s] = layout.Code(values.Win, v.rem)
+			default:
+				codes[s] = layout.Code(values.Loss, v.rem)
 			}
 		}
 		out[t] = codes

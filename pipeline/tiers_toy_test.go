@@ -117,15 +117,15 @@ func TestToyGame(t *testing.T) {
 					} else if n > 255 {
 						fan255++
 					}
-					switch code := c.oracle[tier][s]; {
-					case code == 1:
+					switch o, r, _ := games.Layout(g).Decode(c.oracle[tier][s]); o {
+					case values.Draw:
 						draws++
-					case code%2 == 0:
+					case values.Loss:
 						losses++
-						maxR = max(maxR, int(code-2))
+						maxR = max(maxR, r)
 					default:
 						wins++
-						maxR = max(maxR, int(code-2))
+						maxR = max(maxR, r)
 					}
 				}
 			}
@@ -140,8 +140,9 @@ func TestToyGame(t *testing.T) {
 				t.Fatalf("the toy lacks a feature the tests need")
 			}
 			for p, code := range g.known {
-				if got := c.oracle[p.Tier][p.Slot]; got != code {
-					t.Errorf("oracle: %s:%d is code %d, by construction %d", g.TierName(p.Tier), p.Slot, got, code)
+				o, r, _ := values.WDLCodes{}.Decode(code) // known in the parity layout
+				if got, want := c.oracle[p.Tier][p.Slot], games.Layout(g).Code(o, r); got != want {
+					t.Errorf("oracle: %s:%d is code %d, by construction %d", g.TierName(p.Tier), p.Slot, got, want)
 				}
 			}
 		})
@@ -339,8 +340,8 @@ func toyCheckSet(t *testing.T, c toyCase, dir string, want map[games.Tier][]byte
 		for s, code := range codes {
 			if exp := c.oracle[tier][s]; code != exp {
 				if wrong < 5 {
-					t.Errorf("%s:%d: code %d (%s), oracle %d (%s); moves %v", g.TierName(tier), s, code, toyCodeString(code), exp,
-						toyCodeString(exp), toyMovesString(g, g.tiers[tier].moves[s], c.oracle))
+					t.Errorf("%s:%d: code %d (%s), oracle %d (%s); moves %v", g.TierName(tier), s, code, toyCodeString(g, code), exp,
+						toyCodeString(g, exp), toyMovesString(g, g.tiers[tier].moves[s], c.oracle))
 				}
 				wrong++
 			}
@@ -356,14 +357,19 @@ func toyCheckSet(t *testing.T, c toyCase, dir string, want map[games.Tier][]byte
 	return got
 }
 
-// toyCounts is what a tier's codes count (written independently of values.WDLSummary).
-func toyCounts(codes []uint32) values.WDLSummary {
+// toyCounts is what a tier's codes in the layout of g count (written independently of
+// values.WDLSummary).
+func toyCounts(g *toyGame, codes []uint32) values.WDLSummary {
 	sum := values.WDLSummary{MaxWin: -1, MaxLoss: -1}
 	for _, c := range codes {
-		switch r := int(c) - 2; {
+		r := int(c) - 2
+		if g.overWins {
+			r /= 2
+		}
+		switch {
 		case c == 1:
 			sum.Draws++
-		case r%2 == 1:
+		case c%2 == 1:
 			sum.Wins++
 			sum.MaxWin = max(sum.MaxWin, r)
 		default:
@@ -374,16 +380,15 @@ func toyCounts(codes []uint32) values.WDLSummary {
 	return sum
 }
 
-func toyCodeString(c uint32) string {
+func toyCodeString(g *toyGame, c uint32) string {
+	o, r, ok := games.Layout(g).Decode(c)
 	switch {
-	case c == 0:
+	case !ok:
 		return "hole"
-	case c == 1:
+	case o == values.Draw:
 		return "draw"
-	case c%2 == 0:
-		return fmt.Sprintf("loss in %d", c-2)
 	}
-	return fmt.Sprintf("win in %d", c-2)
+	return fmt.Sprintf("%v in %d", o, r)
 }
 
 func toyMovesString(g *toyGame, ms []games.TierPosition, oracle map[games.Tier][]uint32) string {
@@ -393,7 +398,7 @@ func toyMovesString(g *toyGame, ms []games.TierPosition, oracle map[games.Tier][
 			parts = append(parts, "game over")
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s:%d (%s)", g.TierName(p.Tier), p.Slot, toyCodeString(oracle[p.Tier][p.Slot])))
+		parts = append(parts, fmt.Sprintf("%s:%d (%s)", g.TierName(p.Tier), p.Slot, toyCodeString(g, oracle[p.Tier][p.Slot])))
 	}
 	if len(parts) > 8 {
 		parts = append(parts[:8], fmt.Sprintf("… %d moves", len(ms)))
@@ -433,9 +438,9 @@ func TestToyTierSet(t *testing.T) {
 						return
 					}
 					for i, m := range members {
-						if x := u.Tiers[i]; m.Name != c.g.TierName(x) || m.Slots != c.g.TierSize(x) || m.Counts != toyCounts(c.oracle[x]) {
+						if x := u.Tiers[i]; m.Name != c.g.TierName(x) || m.Slots != c.g.TierSize(x) || m.Counts != toyCounts(c.g, c.oracle[x]) {
 							t.Errorf("unit %s: member %+v (%d slots, %+v), want %s (%d slots, %+v)", u.Name, m.Member, m.Slots, m.Counts,
-								c.g.TierName(x), c.g.TierSize(x), toyCounts(c.oracle[x]))
+								c.g.TierName(x), c.g.TierSize(x), toyCounts(c.g, c.oracle[x]))
 						}
 					}
 				}

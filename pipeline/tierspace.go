@@ -17,10 +17,11 @@ import (
 // tiers one after another; a move into a tier outside the unit is an exit, whose value
 // comes from the codes of that tier, solved before.
 type tierSpace struct {
-	g   games.TieredGame
-	u   TierUnit
-	off []uint64 // off[i]: the first slot of u.Tiers[i]; off[len(u.Tiers)]: the total
-	ex  *tierExits
+	g     games.TieredGame
+	codes values.WDLCodes // the layout of the set's codes (games.Layout)
+	u     TierUnit
+	off   []uint64 // off[i]: the first slot of u.Tiers[i]; off[len(u.Tiers)]: the total
+	ex    *tierExits
 	// parents[i] lists the tiers of the unit (by index) with moves into u.Tiers[i], each
 	// once; declared[i] lists the tiers u.Tiers[i] declares as its children.
 	parents [][]int
@@ -46,7 +47,7 @@ type childDest struct {
 }
 
 func newTierSpace(g games.TieredGame, u TierUnit, ex *tierExits) *tierSpace {
-	sp := &tierSpace{g: g, u: u, ex: ex, off: []uint64{0}, parents: make([][]int, len(u.Tiers))}
+	sp := &tierSpace{g: g, codes: games.Layout(g), u: u, ex: ex, off: []uint64{0}, parents: make([][]int, len(u.Tiers))}
 	for i, t := range u.Tiers {
 		sp.off = append(sp.off, sp.off[i]+g.TierSize(t))
 		for _, c := range g.TierChildren(t) {
@@ -150,6 +151,7 @@ func (w *tierSpaceWorker) gatherExits(i int, children []games.TierPosition) erro
 				tabs[k] = nil // a move into it is refused below
 			}
 		}
+		w.gather.Layout = w.sp.codes
 		w.gather.SetTiers(tiers, tabs)
 		w.gatherOf = i + 1
 	}
@@ -184,9 +186,10 @@ func (w *tierSpaceWorker) summarise(i int, children []games.TierPosition) (uint3
 	for _, c := range children {
 		if c.Tier == games.GameOver {
 			o, ok := games.EndOutcome(c.Slot)
-			if !ok {
-				w.sp.fail(fmt.Errorf("a move of %s %s ends the game at slot %d of GameOver, which is no end (%d: a loss, %d: a draw)",
-					w.sp.g.TierNoun(), w.sp.g.TierName(w.sp.u.Tiers[i]), c.Slot, games.EndLoss, games.EndDraw))
+			if !ok || !w.sp.codes.Holds(o, 0) {
+				w.sp.fail(fmt.Errorf("a move of %s %s ends the game at slot %d of GameOver, which is no end this game declares "+
+					"(%d: a loss, %d: a draw, %d: a win, only in a game with games.OverWins)",
+					w.sp.g.TierNoun(), w.sp.g.TierName(w.sp.u.Tiers[i]), c.Slot, games.EndLoss, games.EndDraw, games.EndWin))
 				continue
 			}
 			ex.Add(o, 0)
@@ -220,7 +223,7 @@ func (w *tierSpaceWorker) summarise(i int, children []games.TierPosition) (uint3
 	// on the code, mispredicted, dropped the reads begun after it). The placement phase,
 	// all exits, spent half its time in that wait.
 	for _, code := range w.gathered {
-		ex.AddCode(uint32(code))
+		ex.AddCodeOf(w.sp.codes, uint32(code))
 	}
 	w.gathered = w.gathered[:0]
 	slices.Sort(succ)
@@ -252,7 +255,7 @@ func (w *tierSpaceWorker) Expand(lo, hi uint64, b *retro.Batch) {
 				for p := range int(end - lo) {
 					moves := w.exCodes[w.cb.Off[p]:w.cb.Off[p+1]]
 					b.Count = append(b.Count, w.counts[p])
-					b.Exits = append(b.Exits, values.SummaryOf(values.CodeOfMoves(moves), len(moves)))
+					b.Exits = append(b.Exits, w.sp.codes.SummaryOf(w.sp.codes.OfMoves(moves), len(moves)))
 				}
 			} else {
 				for p := range int(end - lo) {
@@ -277,16 +280,14 @@ func (w *tierSpaceWorker) Expand(lo, hi uint64, b *retro.Batch) {
 	}
 }
 
-// settleOver gives the positions of the last batch of tier i that the game marked over
-// by the rules (games.ChildBatch.Over) their value, at b.Count[first+p] and
-// b.Exits[first+p] for the batch's p-th: no successor, and an exit summary that values
-// them as the rules do (a draw: a summary of no move that draws; a loss: no move at all,
-// as a blocked position). A batch that marks them wrongly fails the build.
+// settleOver passes the positions of the last batch of tier i that the game marked over
+// by the rules (games.ChildBatch.Over) to the engine (retro.Batch.Over), the batch's p-th
+// at b.Count[first+p]. A batch that marks them wrongly fails the build.
 func (w *tierSpaceWorker) settleOver(i int, b *retro.Batch, first int) {
 	if len(w.cb.Over) == 0 {
 		return
 	}
-	if err := w.cb.CheckOver(); err != nil {
+	if err := w.cb.CheckOver(w.sp.codes); err != nil {
 		w.sp.fail(fmt.Errorf("%s %s: %w", w.sp.g.TierNoun(), w.sp.g.TierName(w.sp.u.Tiers[i]), err))
 		return
 	}
@@ -297,7 +298,7 @@ func (w *tierSpaceWorker) settleOver(i int, b *retro.Batch, first int) {
 				w.sp.g.TierNoun(), w.sp.g.TierName(w.sp.u.Tiers[i]), b.Count[k]))
 			return
 		}
-		b.Exits[k] = values.MoveSummary{Draw: o.Outcome == values.Draw}
+		b.Over = append(b.Over, retro.Over{At: k, Outcome: o.Outcome})
 	}
 }
 
@@ -365,18 +366,18 @@ func solveOnePass(ctx context.Context, sp *tierSpace, workers int) (_ []uint16, 
 			if s >= n {
 				return fmt.Errorf("the game's order names slot %d of %d", s, n)
 			}
-			c := values.CodeOfMoves(w.exCodes[w.cb.Off[p]:w.cb.Off[p+1]])
+			c := sp.codes.OfMoves(w.exCodes[w.cb.Off[p]:w.cb.Off[p+1]])
 			if c > 0xFFFF {
 				return fmt.Errorf("slot %d: remoteness beyond 65533", s)
 			}
 			w.values = append(w.values, uint16(c))
 		}
 		if len(w.cb.Over) > 0 {
-			if err := w.cb.CheckOver(); err != nil {
+			if err := w.cb.CheckOver(sp.codes); err != nil {
 				return fmt.Errorf("%s %s: %w", sp.g.TierNoun(), sp.g.TierName(t), err)
 			}
 			for _, o := range w.cb.Over {
-				w.values[o.At] = uint16((values.WDLCodes{}).Code(o.Outcome, 0))
+				w.values[o.At] = uint16(sp.codes.Code(o.Outcome, 0))
 			}
 		}
 		// The order scatters the writes over the tier: apart from the work above, in a

@@ -73,7 +73,7 @@ func (t *Table) Info() Info {
 		info.Wins, info.Losses, info.Draws, info.Holes = s.Wins, s.Losses, s.Draws, s.Holes
 		info.States = s.Wins + s.Losses + s.Draws
 		info.MaxRemoteness = -1
-	case t.meta.Encoding == values.EncodingWDL:
+	case t.isWDL():
 		s := t.wdl.Summary(t.meta.CodeCounts)
 		info.Wins, info.Losses, info.Draws, info.Holes = s.Wins, s.Losses, s.Draws, s.Holes
 		info.States = s.Wins + s.Losses + s.Draws

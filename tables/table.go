@@ -186,16 +186,17 @@ func newTable(r *format.Reader) (*Table, error) {
 		if t.pdb, ok = dom.(PDBDomain); !ok {
 			return nil, fmt.Errorf("a pattern-database table of %s, which is no pattern database: %w", meta.Game, format.ErrCorrupt)
 		}
-	case values.EncodingWDL, values.EncodingWDLOnly:
-		t.wdl = values.WDLCodes{Bits: meta.CodeBits}
+	case values.EncodingWDL, values.EncodingWDLSplit, values.EncodingWDLOnly:
+		t.wdl, _ = values.WDLLayout(meta.Encoding) // the parity layout for outcomes alone
+		t.wdl.Bits = meta.CodeBits
 		t.outcomeOnly = meta.Encoding == values.EncodingWDLOnly
 		if _, tiered := in.Game.(games.TieredGame); !t.wdl.Valid() || !tiered {
 			return nil, fmt.Errorf("a win/loss/draw table of %s with %d-bit codes: %w", meta.Game, meta.CodeBits, format.ErrCorrupt)
 		}
 	default:
-		return nil, fmt.Errorf("unsupported value encoding %q (this tablesmith reads %s, %s, %s, %s, %s): %w", meta.Encoding,
-			values.EncodingRemoteness, values.EncodingPDBValue, values.EncodingPDBExcess, values.EncodingWDL, values.EncodingWDLOnly,
-			format.ErrCorrupt)
+		return nil, fmt.Errorf("unsupported value encoding %q (this tablesmith reads %s, %s, %s, %s, %s, %s): %w", meta.Encoding,
+			values.EncodingRemoteness, values.EncodingPDBValue, values.EncodingPDBExcess, values.EncodingWDL, values.EncodingWDLSplit,
+			values.EncodingWDLOnly, format.ErrCorrupt)
 	}
 	if dom.Slots() != meta.Slots {
 		return nil, fmt.Errorf("the %s/%s scheme has %d slots, the file %d: %w",
@@ -378,7 +379,7 @@ func (t *Table) decode(slot uint64, c uint32) (Answer, error) {
 			return Answer{}, fmt.Errorf("slot %d holds code %d, no win, draw or loss: %w", slot, c, format.ErrCorrupt)
 		}
 		return Answer{Outcome: o, NoRemoteness: true}, nil
-	case t.meta.Encoding == values.EncodingWDL:
+	case t.isWDL():
 		o, r, ok := t.wdl.Decode(c)
 		if !ok {
 			return Answer{}, fmt.Errorf("slot %d holds the hole marker: %w", slot, format.ErrCorrupt)
@@ -480,4 +481,11 @@ func (t *Table) Path(state string) ([]string, error) {
 		return nil, fmt.Errorf("state %s has remoteness 0 but is no goal: %w", cur.State, format.ErrCorrupt)
 	}
 	return path, nil
+}
+
+// isWDL reports whether the table holds two-player values with remoteness (either WDL
+// layout).
+func (t *Table) isWDL() bool {
+	_, ok := values.WDLLayout(t.meta.Encoding)
+	return ok
 }

@@ -432,6 +432,7 @@ func checkForward[C games.Code](ctx context.Context, s *Set, step forwardStep, l
 			for j, l := range tc.loaded {
 				tabs[j] = l.codes
 			}
+			st.gather[k].Layout = games.Layout(g)
 			st.gather[k].SetTiers(tc.gatherTiers(), tabs)
 		}
 		return st
@@ -507,7 +508,10 @@ func checkChunk[C games.Code](s *Set, tc *siblingCheck[C], st *forwardState[C], 
 	var bad int
 	st.gathered, bad = gather.Gather(st.gathered, children)
 	holes := bad < 0 && gather.Least() == values.WDLHole
-	if err := st.cb.CheckOver(); len(st.cb.Over) > 0 && err != nil {
+	// The game's layout, in a win/draw/loss-only set too: its outcome codes (a loss 2, a
+	// win 3) combine right in either, but a win over by the rules has a code only there.
+	layout := gather.Layout
+	if err := st.cb.CheckOver(layout); len(st.cb.Over) > 0 && err != nil {
 		tc.first.record(st.slots[0], err.Error())
 		return
 	}
@@ -519,9 +523,9 @@ func checkChunk[C games.Code](s *Set, tc *siblingCheck[C], st *forwardState[C], 
 			nextOver++
 		}
 		if bad < 0 && !holes {
-			want := values.CodeOfMoves(st.gathered[st.cb.Off[p]:st.cb.Off[p+1]])
+			want := layout.OfMoves(st.gathered[st.cb.Off[p]:st.cb.Off[p+1]])
 			if over != 0 {
-				want = values.WDLCodes{}.Code(over, 0)
+				want = layout.Code(over, 0)
 			}
 			if tc.tab.outcomeOnly {
 				want = values.OutcomeCode(want)
@@ -534,7 +538,7 @@ func checkChunk[C games.Code](s *Set, tc *siblingCheck[C], st *forwardState[C], 
 		if tc.direct && tc.heads != nil {
 			mine = tc.retag(nil, mine)
 		}
-		msg := checkPosition(s, tc.tier, tc.loaded, mine, over, uint16(st.own[p]), tc.tab)
+		msg := checkPosition(s, layout, tc.tier, tc.loaded, mine, over, uint16(st.own[p]), tc.tab)
 		if msg == "" && (bad < 0 && !holes) {
 			msg = "its moves' values combine to two different values (a fault of tablesmith)"
 		}
@@ -553,16 +557,16 @@ func checkChunk[C games.Code](s *Set, tc *siblingCheck[C], st *forwardState[C], 
 // checkPosition checks one position of tier t whose moves lead to children and whose
 // stored code is got, move by move; over is its value by the rules where it is over (0
 // where it is not). It returns what is wrong, or "".
-func checkPosition[C games.Code](s *Set, t games.Tier, loaded []tierCodes[C], children []games.TierPosition, over values.Outcome, got uint16, tab *Table) string {
+func checkPosition[C games.Code](s *Set, layout values.WDLCodes, t games.Tier, loaded []tierCodes[C], children []games.TierPosition, over values.Outcome, got uint16, tab *Table) string {
 	g := s.tiers.g
 	var sum values.MoveSummary
 	for _, c := range children {
 		if c.Tier == unlisted {
 			return fmt.Sprintf("a move leads into a %s that the game does not list among those of its family's first", g.TierNoun())
 		}
-		code, ok := games.EndCode(c.Slot)
+		code, ok := games.EndCode(c.Slot, layout)
 		if c.Tier == games.GameOver && !ok {
-			return fmt.Sprintf("a move ends the game at slot %d of GameOver, which is no end", c.Slot)
+			return fmt.Sprintf("a move ends the game at slot %d of GameOver, which is no end the game declares", c.Slot)
 		}
 		if c.Tier != games.GameOver {
 			k := 0
@@ -579,14 +583,14 @@ func checkPosition[C games.Code](s *Set, t games.Tier, loaded []tierCodes[C], ch
 			}
 			code = uint16(cc[c.Slot])
 		}
-		if !sum.AddCode(uint32(code)) {
+		if !sum.AddCodeOf(layout, uint32(code)) {
 			return fmt.Sprintf("a move leads to slot %d of %s %s, which holds the hole marker", c.Slot, g.TierNoun(), g.TierName(c.Tier))
 		}
 	}
-	want := sum.Code()
+	want := sum.CodeOf(layout)
 	rules := ""
 	if over != 0 {
-		want, rules = values.WDLCodes{}.Code(over, 0), " by the rules (it is over)"
+		want, rules = layout.Code(over, 0), " by the rules (it is over)"
 	}
 	if tab.outcomeOnly {
 		want = values.OutcomeCode(want)

@@ -69,7 +69,7 @@ func (s *Set) openTierSet(m *format.Manifest) error {
 		return otherRules()
 	}
 	ts := &tierSet{g: g, byTier: map[games.Tier]*Table{}, outcomeOnly: m.ValueKind() == format.ValuesWDL}
-	encoding := values.EncodingWDL
+	encoding := games.Layout(g).Encoding()
 	if ts.outcomeOnly {
 		encoding = values.EncodingWDLOnly
 	}
@@ -192,7 +192,8 @@ func (s *Set) openTierMember(tab *Table, g games.TieredGame, t games.Tier, x for
 		return err
 	}
 	meta := r.Meta()
-	wdl := values.WDLCodes{Bits: meta.CodeBits}
+	wdl, _ := values.WDLLayout(meta.Encoding) // the parity layout for outcomes alone
+	wdl.Bits = meta.CodeBits
 	want, _ := marshalParams(g.TierParams(t))
 	switch {
 	case r.FileSize() != x.Bytes:
@@ -326,8 +327,8 @@ func (s *Set) Moves(state string) (Answer, []MoveAnswer, error) {
 	for i, m := range moves {
 		out[i].Move = m.Name
 		if m.Next == "" {
-			if m.End != values.Loss && m.End != values.Draw {
-				return Answer{}, nil, fmt.Errorf("tables: %s: move %s ends the game as a %v for the opponent; an end is a loss or a draw", a.State, m.Name, m.End)
+			if _, ok := games.EndCode(mustEnd(m.End), games.Layout(s.tiers.g)); !ok {
+				return Answer{}, nil, fmt.Errorf("tables: %s: move %s ends the game as a %v for the opponent, which is no end %s declares", a.State, m.Name, m.End, s.tiers.g.Name())
 			}
 			out[i].Answer = Answer{Outcome: m.End, NoRemoteness: s.tiers.outcomeOnly, Over: true} // the move ends the game
 			continue
@@ -340,6 +341,14 @@ func (s *Set) Moves(state string) (Answer, []MoveAnswer, error) {
 	}
 	slices.SortStableFunc(out, func(x, y MoveAnswer) int { return cmp.Compare(moveRank(x.Answer), moveRank(y.Answer)) })
 	return a, out, nil
+}
+
+// mustEnd is the slot of GameOver for outcome o, or a slot that is no end.
+func mustEnd(o values.Outcome) uint64 {
+	if s, ok := games.EndSlot(o); ok {
+		return s
+	}
+	return ^uint64(0)
 }
 
 // moveRank orders moves by the value they leave the opponent, best for the mover first.

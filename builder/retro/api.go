@@ -22,8 +22,8 @@ type Worker interface {
 	// counts them down as they are decided, and the slots themselves come from Preds),
 	// and b.Exits[i] summarises its moves that leave the unit (values of solved
 	// positions, or the end of the game). A position with no successor in the unit and
-	// b.Exits[i].Moves == 0 has no move: it is lost at 0, unless b.Exits[i].Draw says it is
-	// drawn by the rules (a position over as a draw). b.Off and b.Succ are not used.
+	// b.Exits[i].Moves == 0 has no move: it is lost at 0, unless b.Over lists it (over by
+	// the rules with the outcome given there). b.Off and b.Succ are not used.
 	Expand(lo, hi uint64, b *Batch)
 	// Preds fills b for slots: b.Succ[b.Off[i]:b.Off[i+1]] are the distinct slots of
 	// the unit that move to slots[i]. b.Exits is not used.
@@ -37,6 +37,16 @@ type Batch struct {
 	Succ  []uint64 // Preds: the slots, position after position
 	Count []uint32 // Expand: the distinct successors in the unit, one per position
 	Exits []values.MoveSummary
+	// Over lists (Expand) the positions of the batch that are over by the rules, in
+	// order: each is decided at remoteness 0 with its outcome (a draw stays a draw), and
+	// must count no successor and no exit.
+	Over []Over
+}
+
+// Over is a position of an Expand batch that is over by the rules.
+type Over struct {
+	At      int // the position's index in the batch
+	Outcome values.Outcome
 }
 
 // Reset empties b for a new batch (Off starts as [0]).
@@ -45,6 +55,7 @@ func (b *Batch) Reset() {
 	b.Succ = b.Succ[:0]
 	b.Count = b.Count[:0]
 	b.Exits = b.Exits[:0]
+	b.Over = b.Over[:0]
 }
 
 // Close ends the current position: the slots appended to Succ since the last Close are

@@ -13,8 +13,8 @@ import (
 	"github.com/tablesmith/tablesmith/values"
 )
 
-// The analysis works depth by depth. Initially a position with no move is lost at 0 (one
-// over by the rules as a draw comes as exits of no move that draw, and stays a draw), and
+// The analysis works depth by depth. Initially a position with no move is lost at 0, one
+// over by the rules takes its value at 0 (Batch.Over: a win, a loss, or a draw for good), and
 // one whose moves all leave the unit takes the value the exits give it (values.MoveSummary,
 // the one combining rule); one with moves in the unit starts from its exits: a win
 // pending at WinIn, or unable to lose (a drawing exit), or else a loss in LoseIn at the
@@ -52,8 +52,9 @@ type Progress struct {
 	Elapsed time.Duration
 }
 
-// Result is a finished analysis: per slot (Depth), 0 for a draw or 1 + the remoteness
-// (odd remoteness: a win, even: a loss), and the counts.
+// Result is a finished analysis: per slot (Depth), 0 for a draw or 1 + the remoteness,
+// whether it is a win (Won), and the counts. In a unit without positions won by the rules
+// a win has odd remoteness and a loss even, as values.EncodingWDL stores them.
 type Result struct {
 	st                   []uint64
 	mem                  *bigmem.Buf // st's memory, kept mapped while the Result is in use
@@ -63,8 +64,27 @@ type Result struct {
 	InitTime, DepthsTime time.Duration
 }
 
-// Depth is slot s's value: 0 for a draw, else 1 + the remoteness (odd remoteness: a win).
+// Depth is slot s's value: 0 for a draw, else 1 + the remoteness.
 func (r *Result) Depth(s uint64) uint16 { return uint16(r.st[s] & depthMask) }
+
+// Won reports whether slot s is a win for the side to move.
+func (r *Result) Won(s uint64) bool { return r.st[s]&winBit != 0 }
+
+// Code is slot s's value as a code of layout e (a win at a remoteness e cannot hold comes
+// out as the loss of the same remoteness: the caller checks e.Holds where it can occur).
+func (r *Result) Code(s uint64, e values.WDLCodes) uint32 {
+	x := r.st[s]
+	d := x & depthMask
+	switch {
+	case d == 0:
+		return values.WDLDraw
+	case !e.Split:
+		return uint32(d) + 1 // 1 + r → 2 + r
+	case x&winBit != 0:
+		return 3 + 2*uint32(d-1)
+	}
+	return 2 + 2*uint32(d-1)
+}
 
 // Slots is the number of slots solved.
 func (r *Result) Slots() uint64 { return uint64(len(r.st)) }
@@ -75,6 +95,7 @@ func (r *Result) Slots() uint64 { return uint64(len(r.st)) }
 //	bits 16..39  the counter of undecided successor classes in the unit
 //	bit  40      cannot lose (an exit or, for a pending win, a move draws or wins)
 //	bit  41      the pending depth below is active (a win by an exit, or a scheduled loss)
+//	bit  42      decided as a win (set with the depth)
 //	bits 48..63  the pending depth; while not active, the exits' LoseIn
 //
 // The counter had 8 bits in the first engine, which refused positions with more than
@@ -88,6 +109,7 @@ const (
 	MaxSuccessors = 1<<cntBits - 1
 	noLoseBit     = 1 << 40
 	pendingBit    = 1 << 41
+	winBit        = 1 << 42
 	pendShift     = 48
 	// MaxRemoteness is the largest remoteness the engine stores (a depth + 2 must fit
 	// the 16 bits of the depth field).
@@ -103,7 +125,111 @@ const (
 type worker struct {
 	w     Worker
 	b     Batch
-	front []uint64 // the positions of a chunk decided at the current depth
+	front []uint64 // the positions of a chunk decided at the current depth as losses
+	wins  []uint64 // … and as wins
+}
+
+// preds asks the worker for the predecessors of the positions in front and loads their
+// states ahead of the atomic updates that follow. The updates fall at random over the
+// unit's states, gigabytes: nearly every one misses the cache, and each is an atomic
+// read-modify-write, which waits for the one before. Plain loads first, in a loop where
+// nothing depends on what they read, bring the states' lines in with their misses
+// overlapping (pair 7-5, one worker: 131.9 → 128.2 s of CPU).
+func (wk *worker) preds(st []uint64, front []uint64) ([]uint64, error) {
+	b := &wk.b
+	b.Reset()
+	wk.w.Preds(front, b)
+	if err := checkBatch(b, uint64(len(front))); err != nil {
+		return nil, fmt.Errorf("retro: Preds of %d slots from %d: %w", len(front), front[0], err)
+	}
+	n := uint64(len(st))
+	for _, q := range b.Succ {
+		if q >= n {
+			return nil, fmt.Errorf("retro: Preds of %d slots from %d: slot %d out of range [0, %d)", len(front), front[0], q, n)
+		}
+		atomic.LoadUint64(&st[q]) // Go keeps an atomic load whose value is unused
+	}
+	return b.Succ, nil
+}
+
+// fromLosses decides every undecided predecessor of the losses decided at depth here−1
+// as a win at depth here+1, counting them in dec.
+func (wk *worker) fromLosses(st []uint64, next []atomic.Uint32, losses []uint64, here uint64, dec *uint64) error {
+	if len(losses) == 0 {
+		return nil
+	}
+	preds, err := wk.preds(st, losses)
+	if err != nil {
+		return err
+	}
+	for _, q := range preds {
+		if setWin(&st[q], here) {
+			*dec++
+			atomicMinU32(&next[q/blockSlots], uint32(here))
+		}
+	}
+	return nil
+}
+
+// setWin decides an undecided predecessor of a loss decided at depth here−1 as a win at
+// depth here+1; it reports whether it did. A position whose exits give it a win due at
+// here−1 (pending) is decided there instead, at depth here, where the scan of this pass
+// takes it into its frontier (or has decided it first). Only a game with wins over by the
+// rules has such a position: with wins at odd remoteness and losses at even, a win is
+// never due at the depth of a loss.
+func setWin(p *uint64, here uint64) bool {
+	for {
+		x := atomic.LoadUint64(p)
+		if x&depthMask != 0 {
+			return false
+		}
+		v := (here + 1) | winBit
+		if x&(pendingBit|noLoseBit) == pendingBit|noLoseBit && x>>pendShift == here-1 {
+			v = here | winBit
+		}
+		if atomic.CompareAndSwapUint64(p, x, x|v) {
+			return true
+		}
+	}
+}
+
+// fromWins takes one successor to refute from every predecessor of the wins decided at
+// depth d, scheduling a loss where none is left (the latest depth in top).
+func (wk *worker) fromWins(st []uint64, next []atomic.Uint32, wins []uint64, d int, top *int64) error {
+	if len(wins) == 0 {
+		return nil
+	}
+	preds, err := wk.preds(st, wins)
+	if err != nil {
+		return err
+	}
+	for _, q := range preds {
+		at := decrement(&st[q], d)
+		if at > 0 {
+			*top = max(*top, int64(at))
+			atomicMinU32(&next[q/blockSlots], uint32(at))
+		}
+		if at < 0 {
+			return fmt.Errorf("retro: slot %d has more successors refuted than Expand counted (the worker's counts and predecessors disagree)", q)
+		}
+	}
+	return nil
+}
+
+// checkOver checks that the positions an Expand batch marks over are in order, inside
+// the batch, and count neither successor nor exit.
+func checkOver(b *Batch) error {
+	last := -1
+	for _, o := range b.Over {
+		if o.At <= last || o.At >= len(b.Count) {
+			return fmt.Errorf("a position over by the rules listed out of order or outside the batch (index %d of %d)", o.At, len(b.Count))
+		}
+		if b.Count[o.At] != 0 || b.Exits[o.At].Moves != 0 {
+			return fmt.Errorf("position %d of the batch is over by the rules but counts %d successors and %d exits", o.At, b.Count[o.At], b.Exits[o.At].Moves)
+		}
+		last = o.At
+	}
+	return nil
 }
 
 // Solve solves the unit sp: every position's value, by retrograde analysis from the
@@ -166,13 +292,22 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		if err := checkExpand(b, hi-lo); err != nil {
 			return fmt.Errorf("retro: Expand(%d, %d): %w", lo, hi, err)
 		}
+		if err := checkOver(b); err != nil {
+			return fmt.Errorf("retro: Expand(%d, %d): %w", lo, hi, err)
+		}
 		top := int64(-1)
 		var dec uint64
 		first := uint32(noDepth) // the least depth due in the block of s so far
+		nextOver := 0            // the next of b.Over
 		for i := range hi - lo {
 			s := lo + i
 			succ := b.Count[i]
 			ex := b.Exits[i]
+			var over values.Outcome
+			if nextOver < len(b.Over) && b.Over[nextOver].At == int(i) {
+				over = b.Over[nextOver].Outcome
+				nextOver++
+			}
 			if succ > MaxSuccessors {
 				return fmt.Errorf("retro: slot %d has %d successor classes in the unit (at most %d)", s, succ, MaxSuccessors)
 			}
@@ -182,8 +317,13 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 			}
 			x := uint64(succ) << cntShift
 			switch {
-			case succ == 0 && ex.Moves == 0 && !ex.Draw:
-				x |= 1 // no move (or over by the rules as a loss): lost at 0
+			case over == values.Win:
+				x |= 1 | winBit // won by the rules
+				dec++
+			case over == values.Draw:
+				x |= noLoseBit // drawn by the rules: never decided
+			case over == values.Loss, succ == 0 && ex.Moves == 0 && !ex.Draw:
+				x |= 1 // no move, or lost by the rules: lost at 0
 				dec++
 			case o == values.Win:
 				x |= noLoseBit | pendingBit | uint64(r)<<pendShift
@@ -242,7 +382,7 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 			// scan met: a position another worker decides or schedules meanwhile lowers
 			// the bound itself after changing the state, so it is counted by the scan
 			// (the state changed before the reset) or by its own lowering (after it).
-			front := wk.front[:0]
+			front, wins := wk.front[:0], wk.wins[:0] // the losses, the wins
 			for blo := lo; blo < hi; {
 				k := blo / blockSlots
 				bhi := min(hi, (k+1)*blockSlots)
@@ -258,7 +398,11 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 					x := atomic.LoadUint64(&st[s])
 					if x&depthMask == 0 && x&pendingBit != 0 {
 						if p := int(x >> pendShift); p == d {
-							if setDepth(&st[s], here) {
+							v := here
+							if x&noLoseBit != 0 { // a pending win (else a scheduled loss)
+								v |= winBit
+							}
+							if setDepth(&st[s], v) {
 								dec++
 							}
 							x = atomic.LoadUint64(&st[s])
@@ -267,6 +411,8 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 						}
 					}
 					switch v := x & depthMask; {
+					case v == here && x&winBit != 0:
+						wins = append(wins, s)
 					case v == here:
 						front = append(front, s)
 					case v > here:
@@ -276,46 +422,14 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 				atomicMinU32(&next[k], later)
 				blo = bhi
 			}
-			wk.front = front
-			if len(front) > 0 {
-				b := &wk.b
-				b.Reset()
-				wk.w.Preds(front, b)
-				if err := checkBatch(b, uint64(len(front))); err != nil {
-					return fmt.Errorf("retro: Preds of %d slots from %d: %w", len(front), front[0], err)
-				}
-				// The updates below fall at random over the unit's states, gigabytes: nearly
-				// every one misses the cache, and each is an atomic read-modify-write, which
-				// waits for the one before. Plain loads first, in a loop where nothing
-				// depends on what they read, bring the states' lines in with their misses
-				// overlapping (pair 7-5, one worker: 131.9 → 128.2 s of CPU).
-				for _, q := range b.Succ {
-					if q >= n {
-						return fmt.Errorf("retro: Preds of %d slots from %d: slot %d out of range [0, %d)", len(front), front[0], q, n)
-					}
-					atomic.LoadUint64(&st[q]) // Go keeps an atomic load whose value is unused
-				}
-				if d%2 == 0 { // losses: every predecessor wins at d+1
-					for _, q := range b.Succ {
-						if setDepth(&st[q], here+1) {
-							dec++
-							atomicMinU32(&next[q/blockSlots], uint32(d+1))
-						}
-					}
-				} else { // wins: one successor fewer to refute
-					for _, q := range b.Succ {
-						at := decrement(&st[q], d)
-						if at > 0 {
-							top = max(top, int64(at))
-							atomicMinU32(&next[q/blockSlots], uint32(at))
-						}
-						if at < 0 {
-							return fmt.Errorf("retro: slot %d has more successors refuted than Expand counted (the worker's counts and predecessors disagree)", q)
-						}
-					}
-				}
+			wk.front, wk.wins = front, wins
+			if err := wk.fromLosses(st, next, front, here, &dec); err != nil {
+				return err
 			}
-			frontier.Add(uint64(len(front)))
+			if err := wk.fromWins(st, next, wins, d, &top); err != nil {
+				return err
+			}
+			frontier.Add(uint64(len(front) + len(wins)))
 			decided.Add(dec)
 			atomicMax(&maxPend, top)
 			done.Add(hi - lo)
@@ -334,7 +448,7 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		switch {
 		case dd == 0:
 			res.Draws++
-		case (dd-1)%2 == 1:
+		case x&winBit != 0:
 			res.Wins++
 			res.MaxWin = max(res.MaxWin, int(dd-1))
 		default:

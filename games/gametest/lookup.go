@@ -106,7 +106,7 @@ func checkLookup(t testing.TB, g games.TieredGame, samples int) {
 				t.Fatalf("%s slot %d: StateOf gives %q, which the lookup reads as %s slot %d (%v)", name, s, state, g.TierName(p.Tier), p.Slot, err)
 			}
 			w.Children(tier, s, s+1, &cb)
-			if err := cb.CheckOver(); err != nil {
+			if err := cb.CheckOver(games.Layout(g)); err != nil {
 				t.Fatalf("%s slot %d (%q): Children: %v", name, s, state, err)
 			}
 			var built values.Outcome
