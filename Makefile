@@ -29,7 +29,7 @@ BENCH_OUT ?= bin/bench
 RAW       := benchmarks/raw
 RESULTS   := benchmarks/RESULTS.md
 
-.PHONY: all build tables tables-mill tables-mill-full test test-plain test-race test-race-full slurm-test test-long test-huge bench bench-serve bench-korf bench-big bench-mill-engine bench-hanoi18 bench-record bench-table bench-table-check cross fuzz fuzz-short vet fmt clean
+.PHONY: all build tables tables-mill tables-mill-full test test-plain test-race test-examples test-race-full slurm-test test-long test-huge bench bench-serve bench-korf bench-big bench-mill-engine bench-hanoi18 bench-record bench-table bench-table-check cross fuzz fuzz-short vet fmt clean
 
 all: build
 
@@ -65,10 +65,15 @@ tables-mill-full: build
 
 # Fast feedback (about 3 minutes on 2 cores): every test once, then the concurrent code
 # under the race detector with small instances.
-test: test-plain test-race
+test: test-plain test-race test-examples
 
 test-plain:
 	$(GO) test -count=1 ./...
+
+# The modules under examples/ (their own go.mod, a replace to this tree): `./...` above
+# stops at a nested module, so each is vetted and tested in its own directory.
+test-examples:
+	cd examples/customgame && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 test-race:
 	$(GO) test -count=1 -short -race -cpu 2 $(RACE_PKGS)
