@@ -27,6 +27,7 @@ var builtin = []games.Game{
 	hanoi.Game{},
 	mill.Game{},
 	tictactoe.Game{},
+	tictactoe.Misere(),
 }
 
 // Reserved are the names a game may not take: the kinds the command line reads in the

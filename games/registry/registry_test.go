@@ -20,6 +20,7 @@ func TestRegistry(t *testing.T) {
 		"hanoi":     `{"pegs":4,"disks":5}`,
 		"mill":      `{"w":3,"b":4}`,
 		"tictactoe": `{"stones":4}`,
+		"tictactoe-misere": `{"stones":4}`,
 	}
 	seen := map[string]bool{}
 	for _, g := range builtin {

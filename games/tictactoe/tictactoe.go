@@ -101,10 +101,14 @@ func (b Board) toMove() int {
 }
 
 // Over returns the value of b for the side to move when the game is over: a loss when a
-// line holds three stones of one colour, else a draw on a full board; 0 while it goes on.
-func (b Board) Over() values.Outcome {
+// line holds three stones of one colour (a win in misère play, where the line's maker
+// loses), else a draw on a full board; 0 while it goes on.
+func (b Board) Over(misere bool) values.Outcome {
 	for _, l := range lines {
 		if c := b.cell(l[0]); c != empty && b.cell(l[1]) == c && b.cell(l[2]) == c {
+			if misere {
+				return values.Win
+			}
 			return values.Loss
 		}
 	}
@@ -177,21 +181,41 @@ func init() {
 	}
 }
 
-// Game is tic-tac-toe as a tiered game.
-type Game struct{}
+// Game is tic-tac-toe as a tiered game; Misere() is its misère variant.
+type Game struct {
+	// misere: whoever completes a line loses, so that a position over by a line is won
+	// for the side to move (games.OverWins): the example of a game with wins over.
+	misere bool
+}
+
+// Misere returns misère tic-tac-toe: the same board and moves, but a line of three loses
+// for the player who made it.
+func Misere() Game { return Game{misere: true} }
 
 var (
 	_ games.TieredGame = Game{}
+	_ games.OverWins   = Game{}
 	_ games.TierSpace  = (*Space)(nil)
 )
 
 // Name is the game's name in table metadata and on the command line.
-func (Game) Name() string { return "tictactoe" }
+func (g Game) Name() string {
+	if g.misere {
+		return "tictactoe-misere"
+	}
+	return "tictactoe"
+}
 
 // Summary describes the game.
-func (Game) Summary() string {
+func (g Game) Summary() string {
+	if g.misere {
+		return "misère tic-tac-toe: a line of three loses for the player who made it (positions won by the rules)"
+	}
 	return "tic-tac-toe, the small example of a tiered game: one tier per number of stones on the board"
 }
+
+// HasOverWins reports whether positions are won by the rules: in misère play.
+func (g Game) HasOverWins() bool { return g.misere }
 
 // Scheme is the index scheme of a tier's table: the positions by increasing base-3 board.
 const Scheme = "board-order"
@@ -222,7 +246,7 @@ func (p *Params) Validate() error {
 func (Game) NewParams() any { return &Params{} }
 
 // Open returns the space of the tier that params name.
-func (Game) Open(params any, index string) (games.Space, error) {
+func (g Game) Open(params any, index string) (games.Space, error) {
 	p, ok := params.(*Params)
 	if !ok {
 		return nil, fmt.Errorf("tictactoe: parameters of type %T", params)
@@ -233,17 +257,25 @@ func (Game) Open(params any, index string) (games.Space, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return &Space{n: p.Stones}, nil
+	return &Space{n: p.Stones, misere: g.misere}, nil
 }
 
 // Rules states the rules the tables are built under; RulesID fingerprints it.
 const Rules = "tic-tac-toe: X first, each turn places a stone on an empty cell of 3x3; a line of three of one colour " +
 	"ends the game, lost for the side to move; else a full board is a draw"
 
-// RulesID fingerprints Rules: a set built under other rules is refused.
-func (Game) RulesID() string {
-	sum := sha256.Sum256([]byte(Rules))
-	return "tictactoe-v1-" + hex.EncodeToString(sum[:8])
+// MisereRules states the rules of misère play.
+const MisereRules = "misère tic-tac-toe: X first, each turn places a stone on an empty cell of 3x3; a line of three of " +
+	"one colour ends the game, lost for the player who made it (won for the side to move); else a full board is a draw"
+
+// RulesID fingerprints Rules (or MisereRules): a set built under other rules is refused.
+func (g Game) RulesID() string {
+	rules, prefix := Rules, "tictactoe-v1-"
+	if g.misere {
+		rules, prefix = MisereRules, "tictactoe-misere-v1-"
+	}
+	sum := sha256.Sum256([]byte(rules))
+	return prefix + hex.EncodeToString(sum[:8])
 }
 
 // TierNoun is what the game calls a tier.
@@ -306,17 +338,17 @@ func (Game) TierOf(state string) (games.Tier, error) {
 }
 
 // NewTierWorker returns a move generator; it holds nothing, so any number may run.
-func (Game) NewTierWorker() games.TierWorker { return worker{} }
+func (g Game) NewTierWorker() games.TierWorker { return worker{misere: g.misere} }
 
 // worker generates moves and un-moves from the boards.
-type worker struct{}
+type worker struct{ misere bool }
 
 // Children lists, for each position of slots lo..hi−1 of tier t, the positions its moves
 // lead to, cell 1 first; a position over by the rules is marked so, with no move.
-func (worker) Children(t games.Tier, lo, hi uint64, b *games.ChildBatch) {
+func (w worker) Children(t games.Tier, lo, hi uint64, b *games.ChildBatch) {
 	b.Reset()
 	for _, p := range tiers[t][lo:hi] {
-		if v := p.Over(); v != 0 {
+		if v := p.Over(w.misere); v != 0 {
 			b.End(v)
 			continue
 		}
@@ -334,7 +366,7 @@ func (worker) Children(t games.Tier, lo, hi uint64, b *games.ChildBatch) {
 // Parents lists, for each position of slots of tier t, the positions of tier from (t−1)
 // whose moves lead to it: the stone of the player who moved last taken away, where the
 // position left is not over.
-func (worker) Parents(t games.Tier, slots []uint64, from games.Tier, b *games.ParentBatch) {
+func (w worker) Parents(t games.Tier, slots []uint64, from games.Tier, b *games.ParentBatch) {
 	b.Reset()
 	for _, s := range slots {
 		if t > 0 && from == t-1 {
@@ -342,7 +374,7 @@ func (worker) Parents(t games.Tier, slots []uint64, from games.Tier, b *games.Pa
 			last := x + o - p.toMove() // the colour of the last stone placed
 			for i := range Cells {
 				if p.cell(i) == last {
-					if q := p.without(i); q.Over() == 0 {
+					if q := p.without(i); q.Over(w.misere) == 0 {
 						b.Slots = append(b.Slots, uint64(slotOf[q]))
 					}
 				}
@@ -353,7 +385,10 @@ func (worker) Parents(t games.Tier, slots []uint64, from games.Tier, b *games.Pa
 }
 
 // Space is one tier as the lookup reads it.
-type Space struct{ n int }
+type Space struct {
+	n      int
+	misere bool
+}
 
 // Slots is the number of positions of the tier.
 func (s *Space) Slots() uint64 { return uint64(len(tiers[s.n])) }
@@ -402,7 +437,7 @@ func (s *Space) Moves(state string) ([]games.Move, values.Outcome, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if v := b.Over(); v != 0 {
+	if v := b.Over(s.misere); v != 0 {
 		return nil, v, nil
 	}
 	var moves []games.Move

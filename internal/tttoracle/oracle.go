@@ -75,8 +75,12 @@ func hasLine(board string) bool {
 	return false
 }
 
-// over reports whether the game is over at board, and its value then.
-func over(board string, n int) (value, bool) {
+// over reports whether the game is over at board, and its value then; in misère play a
+// line is lost for the player who made it, so won for the side to move.
+func over(board string, n int, misere bool) (value, bool) {
+	if hasLine(board) && misere {
+		return value{Win, 0}, true
+	}
 	if hasLine(board) {
 		return value{Loss, 0}, true
 	}
@@ -108,7 +112,8 @@ func children(board string, n int) []string {
 
 // solver memoises values by board.
 type solver struct {
-	memo map[string]value
+	memo   map[string]value
+	misere bool
 }
 
 // solve is minimax: a move to a lost position wins (the quickest such), else a move to a
@@ -118,7 +123,7 @@ func (s *solver) solve(board string, n int) value {
 	if v, ok := s.memo[board]; ok {
 		return v
 	}
-	v, done := over(board, n)
+	v, done := over(board, n, s.misere)
 	if !done {
 		bestWin, worstLoss, draw := -1, -1, false
 		for _, c := range children(board, n) {
@@ -180,6 +185,25 @@ func placements() []string {
 	return out
 }
 
+// allMisere is every position with its value in misère play.
+var allMisere = sync.OnceValue(func() map[string]value {
+	s := &solver{memo: map[string]value{}, misere: true}
+	for _, b := range placements() {
+		n, _ := check(b)
+		s.solve(b, n)
+	}
+	return s.memo
+})
+
+// MisereValue is Value in misère play: a line of three loses for the player who made it.
+func MisereValue(board string) (outcome string, remoteness int, err error) {
+	if _, err := check(board); err != nil {
+		return "", 0, err
+	}
+	v := allMisere()[board]
+	return v.outcome, v.remoteness, nil
+}
+
 // Value returns the value of board for the side to move: Win, Loss or Draw, and for a win
 // or a loss the remoteness in plies (0 for a draw). A malformed board is an error.
 func Value(board string) (outcome string, remoteness int, err error) {
@@ -224,7 +248,7 @@ func Counts() [10]TierCounts {
 		case Draw:
 			c.Draws++
 		}
-		if ov, ok := over(b, n); ok {
+		if ov, ok := over(b, n, false); ok {
 			c.Over++
 			if ov.outcome == Loss {
 				c.OverLost++
@@ -277,7 +301,7 @@ func Reachable() ReachStats {
 		r.PerTier[n]++
 		v := all()[b]
 		r.Values[v.outcome]++
-		if _, ok := over(b, n); ok {
+		if _, ok := over(b, n, false); ok {
 			r.Over++
 			r.OverPerTier[n]++
 			switch {
@@ -310,7 +334,7 @@ func Reachable() ReachStats {
 			return g
 		}
 		var g games
-		if _, ok := over(b, n); ok {
+		if _, ok := over(b, n, false); ok {
 			g.at[n] = 1
 			switch {
 			case !hasLine(b):

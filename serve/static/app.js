@@ -378,13 +378,17 @@ const tictactoe = {
         title: `${toMove} on cell ${cell}: ${valueText(m)}`, onclick: () => view.play(m.next)}, el('small', {class: m.cls}, String(valueText(m)))));
     });
     const full = !b.includes('.');
-    const caption = line ? `Game over — ${b[line[0]]} has three in a row: ${b[line[0]]} wins.`
+    const maker = line && b[line[0]], winner = view.misere ? (maker === 'X' ? 'O' : 'X') : maker;
+    const caption = line ? `Game over — ${maker} has three in a row: ${winner} wins.`
       : full ? 'Game over — the board is full: a draw.' : `${toMove} to move.`;
     return el('div', {class: 'ttt'}, board, el('p', {class: `ttt-caption${line || full ? ' game-over' : ''}`}, caption));
   },
 };
 
-const renderers = {slide, 'slide-pdb': slide, hanoi, mill, tictactoe};
+// Misère tic-tac-toe: the same board; a line loses for the player who made it.
+const misereTictactoe = {...tictactoe, draw: (view) => tictactoe.draw({...view, misere: true})};
+
+const renderers = {slide, 'slide-pdb': slide, hanoi, mill, tictactoe, 'tictactoe-misere': misereTictactoe};
 
 // A game without a renderer: the state as text.
 const plain = {goal: () => '', describe: (from, m) => m.state, draw: (view) => el('pre', {}, view.result.state)};
