@@ -15,11 +15,11 @@ import (
 func TestRegistry(t *testing.T) {
 	t.Parallel()
 	small := map[string]string{
-		"slide":     `{"rows":2,"cols":3,"goal":"blank-first"}`,
-		"slide-pdb": `{"rows":3,"cols":3,"goal":"blank-last","tiles":[1,2,3]}`,
-		"hanoi":     `{"pegs":4,"disks":5}`,
-		"mill":      `{"w":3,"b":4}`,
-		"tictactoe": `{"stones":4}`,
+		"slide":            `{"rows":2,"cols":3,"goal":"blank-first"}`,
+		"slide-pdb":        `{"rows":3,"cols":3,"goal":"blank-last","tiles":[1,2,3]}`,
+		"hanoi":            `{"pegs":4,"disks":5}`,
+		"mill":             `{"w":3,"b":4}`,
+		"tictactoe":        `{"stones":4}`,
 		"tictactoe-misere": `{"stones":4}`,
 	}
 	seen := map[string]bool{}
