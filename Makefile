@@ -29,7 +29,7 @@ BENCH_OUT ?= bin/bench
 RAW       := benchmarks/raw
 RESULTS   := benchmarks/RESULTS.md
 
-.PHONY: all build tables tables-mill tables-mill-full test test-plain test-race test-examples test-race-full slurm-test test-long test-huge bench bench-serve bench-korf bench-big bench-mill-engine bench-hanoi18 bench-record bench-table bench-table-check cross fuzz fuzz-short vet fmt clean
+.PHONY: bench-mill-ab all build tables tables-mill tables-mill-full test test-plain test-race test-examples test-race-full slurm-test test-long test-huge bench bench-serve bench-korf bench-big bench-mill-engine bench-hanoi18 bench-record bench-table bench-table-check cross fuzz fuzz-short vet fmt clean
 
 all: build
 
@@ -198,6 +198,15 @@ bench-mill-engine: build
 	members() { grep -E '"(name|file)"' $$1/manifest.json; }; \
 	diff <(members $(ENGINE_OUT)/old) <(members $(ENGINE_OUT)/new) || { echo "the manifests' members differ"; exit 1; }; \
 	echo "$$n sector files hold the same codes, $$same of them byte-identical" | tee -a $(BENCH_OUT)/mill-engine.txt
+
+# Nine Men's Morris, old engine against this tree's, interleaved (scripts/bench-mill-ab.sh):
+# --max-stones 10 (retrograde pairs) and --stones 5 (placement sectors), RUNS_AB times
+# each, byte-identical files required. MILL_AB_OLD is the commit before the terminal values.
+MILL_AB_OLD ?= 7f3b3d7
+RUNS_AB ?= 3
+bench-mill-ab:
+	@mkdir -p $(BENCH_OUT)
+	scripts/bench-mill-ab.sh $(MILL_AB_OLD) $(RUNS_AB) $(BENCH_OUT)/mill-ab | tee $(BENCH_OUT)/mill-ab.txt
 
 # Towers of Hanoi with 4 pegs and 18 disks: 11,453,377,195 classes in about 6 minutes and
 # 18 GiB of memory (resumable: re-run after an interruption); the run's figures and the

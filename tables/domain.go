@@ -1,5 +1,7 @@
 package tables
 
+import "github.com/tablesmith/tablesmith/games"
+
 // The interfaces below are what the lookup needs of a game instance (the value the game
 // registry's Open returns). Game packages satisfy them structurally.
 
@@ -20,11 +22,8 @@ type Domain interface {
 	StateOf(slot uint64) (state string, ok bool)
 }
 
-// SlotSpeller is implemented by a domain that reads a state once for both its slot and
-// its canonical spelling (Slot and Normalize in one parse); Table.Lookup uses it.
-type SlotSpeller interface {
-	SlotSpelling(state string) (slot uint64, ok bool, canon string, err error)
-}
+// SlotSpeller is games.SlotSpeller: Table.Lookup uses it where a domain offers it.
+type SlotSpeller = games.SlotSpeller
 
 // PuzzleDomain is a puzzle's domain: the moves, to walk shortest paths and check values.
 type PuzzleDomain interface {
@@ -57,9 +56,5 @@ type PDBDomain interface {
 	NewMoves() func(e uint64, dst []uint64) (md int, moves []uint64)
 }
 
-// Prober is implemented by a game instance that probes typed states S (a board, a peg
-// vector) without going through the notation.
-type Prober[S any] interface {
-	SlotOfState(S) (slot uint64, ok bool, err error)
-	FormatState(S) string
-}
+// Prober is games.Prober: typed probes use it.
+type Prober[S any] = games.Prober[S]

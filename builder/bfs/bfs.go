@@ -63,8 +63,8 @@ type Result struct {
 // MaxRemoteness is the largest remoteness found (-1 for an empty search).
 func (r *Result) MaxRemoteness() int { return len(r.Counts) - 1 }
 
-// Expecter is implemented by spaces that know how many states are reachable, so that
-// progress can show an ETA.
+// Expecter (games.Expecter) is implemented by spaces that know how many states are
+// reachable, so that progress can show an ETA.
 type Expecter interface{ ExpectedStates() uint64 }
 
 // minBatch is the smallest number of slots handed to an expander in one call when a level

@@ -35,25 +35,25 @@ type Space interface {
 	IsHole(slot uint64) bool
 }
 
-// Holed is implemented by spaces that can tell whether their scheme leaves holes at all.
-// When HasHoles is false the builder counts every unreached slot as an unreachable state
-// without calling IsHole, which for a full-permutation scheme would be one call per slot
-// of the other parity class.
+// Holed (games.Holed) is implemented by spaces that can tell whether their scheme leaves
+// holes at all. When HasHoles is false the builder counts every unreached slot as an
+// unreachable state without calling IsHole, which for a full-permutation scheme would be
+// one call per slot of the other parity class.
 type Holed interface{ HasHoles() bool }
 
-// NeighbourRuns is implemented by spaces whose expanders list neighbours that share a
-// visited word next to each other (Hanoi lists its smallest disk's moves, a run of
-// consecutive slots, together). The search then claims such neighbours with one atomic
-// OR per word; for other spaces, whose neighbours hardly ever share a word, testing for
-// it cost 7% of a 3×4 sliding-puzzle build.
+// NeighbourRuns (games.NeighbourRuns) is implemented by spaces whose expanders list
+// neighbours that share a visited word next to each other (Hanoi lists its smallest disk's
+// moves, a run of consecutive slots, together). The search then claims such neighbours
+// with one atomic OR per word; for other spaces, whose neighbours hardly ever share a
+// word, testing for it cost 7% of a 3×4 sliding-puzzle build.
 type NeighbourRuns interface{ ListsNeighbourRuns() bool }
 
-// DepthHinter is implemented by spaces whose DepthBound is a proven bound well above the
-// remoteness they expect (4-peg Hanoi with 16 disks: a bound of 697, a largest remoteness
-// of 161). The values start at the width the hint needs, and are widened between levels
-// if the search goes deeper (see Values.Widen): a good hint halves the memory, a wrong one
-// costs one pass over the values, never a wrong table. The search still fails beyond
-// DepthBound.
+// DepthHinter (games.DepthHinter) is implemented by spaces whose DepthBound is a proven
+// bound well above the remoteness they expect (4-peg Hanoi with 16 disks: a bound of 697,
+// a largest remoteness of 161). The values start at the width the hint needs, and are
+// widened between levels if the search goes deeper (see Values.Widen): a good hint halves
+// the memory, a wrong one costs one pass over the values, never a wrong table. The search
+// still fails beyond DepthBound.
 type DepthHinter interface {
 	// DepthHint is the largest remoteness the space expects.
 	DepthHint() uint64

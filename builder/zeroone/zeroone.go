@@ -50,11 +50,11 @@ type Space interface {
 	NewExpanders() (zero, unit func(dst, src []uint64) []uint64)
 }
 
-// ZeroClosed is implemented by a Space whose zero expander appends, for every slot
-// of src, all the slots that any number of zero-cost moves reach from it (src included or
-// not). Search then calls zero only on the slots it claims by unit-cost moves (and on
-// the goals), not again on the slots zero returned. A space that can compute the closure
-// at once (a flood fill of the blank's region, say) saves a call per slot.
+// ZeroClosed (games.ZeroClosed) is implemented by a Space whose zero expander appends, for
+// every slot of src, all the slots that any number of zero-cost moves reach from it (src
+// included or not). Search then calls zero only on the slots it claims by unit-cost moves
+// (and on the goals), not again on the slots zero returned. A space that can compute the
+// closure at once (a flood fill of the blank's region, say) saves a call per slot.
 type ZeroClosed interface {
 	ZeroClosed() bool
 }

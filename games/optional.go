@@ -1,0 +1,44 @@
+package games
+
+// The optional interfaces of puzzles and pattern databases, and of the lookup: what an
+// engine or the reader uses where a game's space offers it, each found by a type
+// assertion. The engines (package builder) know a space only through interfaces of their
+// own, in built-in types, so that they import no game package; theirs are these, spelled
+// again (pipeline's tests assert that the two are one and the same).
+
+// Holed (optional, puzzle build) is implemented by a puzzle space that can tell whether
+// its scheme leaves holes at all: when HasHoles is false, the breadth-first search counts
+// every slot it did not reach as an unreachable state without asking IsHole of each.
+type Holed interface{ HasHoles() bool }
+
+// NeighbourRuns (optional, puzzle build) is implemented by a puzzle space whose expander
+// lists neighbours that share a visited word next to each other (Hanoi's smallest disk):
+// the search claims such a run with one atomic OR a word.
+type NeighbourRuns interface{ ListsNeighbourRuns() bool }
+
+// DepthHinter (optional, puzzle build) is implemented by a puzzle space whose DepthBound
+// is a proven bound well above the remoteness it expects: the values start at the width
+// the hint needs and are widened if the search goes deeper.
+type DepthHinter interface{ DepthHint() uint64 }
+
+// Expecter (optional, puzzle build) is implemented by a puzzle space that knows how many
+// states are reachable, so that progress can show an ETA.
+type Expecter interface{ ExpectedStates() uint64 }
+
+// ZeroClosed (optional, pattern-database build) is implemented by a PDBBuild whose zero
+// expander returns the whole closure of zero-cost moves at once: the 0-1 search then
+// expands zero-cost moves only from the slots it claims by unit-cost moves.
+type ZeroClosed interface{ ZeroClosed() bool }
+
+// SlotSpeller (optional, lookup) is implemented by a Space that reads a state once for
+// both its slot and its canonical spelling (Slot and Normalize in one parse).
+type SlotSpeller interface {
+	SlotSpelling(state string) (slot uint64, ok bool, canon string, err error)
+}
+
+// Prober (optional, lookup) is implemented by a Space that probes typed states S (a
+// board, a peg vector) without going through the notation (tables.ProbeTyped).
+type Prober[S any] interface {
+	SlotOfState(S) (slot uint64, ok bool, err error)
+	FormatState(S) string
+}
