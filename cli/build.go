@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/tablesmith/tablesmith/internal/humanize"
 	"io"
 	"os"
 	"runtime"
@@ -198,7 +199,7 @@ func commas(n uint64) string {
 	return s
 }
 
-func humanBytes(n int64) string { return pipeline.HumanBytes(uint64(max(n, 0))) }
+func humanBytes(n int64) string { return humanize.Bytes(uint64(max(n, 0))) }
 
 var _ = errors.New
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"github.com/tablesmith/tablesmith/internal/humanize"
 	"io"
 	"os"
 	"os/exec"
@@ -185,7 +186,7 @@ func printPlan(w io.Writer, dir string, units []pipeline.Unit, total, critical u
 		if deps == "" {
 			deps = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t %s\n", u.ID, u.Cores, pipeline.HumanBytes(u.MemBytes),
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t %s\n", u.ID, u.Cores, humanize.Bytes(u.MemBytes),
 			(time.Duration(u.Seconds) * time.Second).String(), commas(u.Slots), deps)
 	}
 	tw.Flush()

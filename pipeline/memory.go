@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"github.com/tablesmith/tablesmith/internal/humanize"
 
 	"github.com/tablesmith/tablesmith/builder/bfs"
 	"github.com/tablesmith/tablesmith/builder/levellog"
@@ -14,22 +15,9 @@ import (
 func checkMemory(need, slots uint64) error {
 	if avail := sysmem.Available(); avail > 0 && need > avail {
 		return fmt.Errorf("build: the search needs about %s of memory for %d slots; this machine has %s available",
-			HumanBytes(min(need, 1<<62)), slots, HumanBytes(avail))
+			humanize.Bytes(min(need, 1<<62)), slots, humanize.Bytes(avail))
 	}
 	return nil
-}
-
-// HumanBytes writes a byte count with a binary unit.
-func HumanBytes(n uint64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.2f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 // CheckSearchMemory refuses a breadth-first search over sp that would not fit in the

@@ -326,7 +326,7 @@ func BuildPDBGroup(ctx context.Context, dir string, spec PDBBuildSpec, gi int, o
 	defer unlock()
 	p := readPDBPartial(dir)
 	p.Members = append(slices.DeleteFunc(p.Members, func(x format.Member) bool { return x.File == info.File }), info.Member)
-	return info, true, WriteJSONAtomic(filepath.Join(dir, pdbPartialName), p)
+	return info, true, writeJSONAtomic(filepath.Join(dir, pdbPartialName), p)
 }
 
 // AssemblePDBSet writes dir/manifest.json for the set spec from its groups' files, built by
@@ -371,7 +371,7 @@ func AssemblePDBSet(dir string, spec PDBBuildSpec, opt PDBOptions) (m *format.Ma
 	case len(p.Members) == 0:
 		err = os.Remove(filepath.Join(dir, pdbPartialName))
 	default:
-		err = WriteJSONAtomic(filepath.Join(dir, pdbPartialName), p)
+		err = writeJSONAtomic(filepath.Join(dir, pdbPartialName), p)
 	}
 	return m, !complete, err
 }
@@ -564,10 +564,10 @@ func toExcess(ctx context.Context, sp games.PDBBuild, v *builder.Values, workers
 	return maxEx, nil
 }
 
-// WriteJSONAtomic writes v as indented JSON to path through a locked temporary file in
+// writeJSONAtomic writes v as indented JSON to path through a locked temporary file in
 // the same directory, synced and renamed into place (see internal/safefile); a path that
 // exists and is not a regular file is refused.
-func WriteJSONAtomic(path string, v any) error {
+func writeJSONAtomic(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/tablesmith/tablesmith/internal/humanize"
 	"io"
 	"math/bits"
 	"os"
@@ -133,7 +134,7 @@ func report(w io.Writer, dir string, plies int) error {
 	var tot phase
 	for _, x := range ph {
 		p.f("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", x.name, x.sectors, comma(x.classes), comma(x.w), comma(x.l), comma(x.d),
-			plyIn(x.maxWin, x.longestWinSector), plyIn(x.maxLoss, x.longestLossSector), pipeline.HumanBytes(uint64(x.bytes)), duration(x.seconds))
+			plyIn(x.maxWin, x.longestWinSector), plyIn(x.maxLoss, x.longestLossSector), humanize.Bytes(uint64(x.bytes)), duration(x.seconds))
 		tot.sectors += x.sectors
 		tot.classes += x.classes
 		tot.w, tot.l, tot.d = tot.w+x.w, tot.l+x.l, tot.d+x.d
@@ -141,7 +142,7 @@ func report(w io.Writer, dir string, plies int) error {
 		tot.seconds += x.seconds
 	}
 	p.f("| both | %d | %s | %s | %s | %s | | | %s | %s |\n\n", tot.sectors, comma(tot.classes), comma(tot.w), comma(tot.l), comma(tot.d),
-		pipeline.HumanBytes(uint64(tot.bytes)), duration(tot.seconds))
+		humanize.Bytes(uint64(tot.bytes)), duration(tot.seconds))
 
 	// The first plies.
 	reached, err := reachedByPly(set, stones, plies)
