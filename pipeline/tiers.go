@@ -339,7 +339,7 @@ func BuildTierUnit(ctx context.Context, g games.TieredGame, dir string, u TierUn
 			return false, fmt.Errorf("build: %w", err)
 		}
 	}
-	ex, err := loadTierExits(ctx, g, dir, m, u)
+	ex, err := loadTierExits(ctx, g, dir, m, u, opt.Workers)
 	if err != nil {
 		return false, err
 	}
@@ -610,7 +610,7 @@ func (ex *tierExits) lookup(t games.Tier) []uint16 {
 // loadTierExits loads the tiers u's moves lead into, each checked against the manifest
 // (present, SHA-256, every block's checksum): a missing or corrupt dependency is an error
 // that says which unit to build.
-func loadTierExits(ctx context.Context, g games.TieredGame, dir string, m *format.Manifest, u TierUnit) (*tierExits, error) {
+func loadTierExits(ctx context.Context, g games.TieredGame, dir string, m *format.Manifest, u TierUnit, workers int) (*tierExits, error) {
 	ex := &tierExits{}
 	noun := g.TierNoun()
 	for _, t := range u.exits(g) {
@@ -630,7 +630,7 @@ func loadTierExits(ctx context.Context, g games.TieredGame, dir string, m *forma
 			return nil, fmt.Errorf("build: %s %s needs %s %s, but %s is not the file the manifest records (SHA-256 %s, want %s): rebuild %s: %w",
 				noun, u.Name, noun, name, path, sum, x.SHA256, dep.Name, format.ErrCorrupt)
 		}
-		codes, buf, err := loadCodes16(ctx, path, g.TierSize(t), tierEncoding(g, m.ValueKind()))
+		codes, buf, err := loadCodes16(ctx, path, g.TierSize(t), tierEncoding(g, m.ValueKind()), workers)
 		if err != nil {
 			ex.release()
 			return nil, fmt.Errorf("build: %s %s needs %s %s: %w", noun, u.Name, noun, name, err)
@@ -642,14 +642,15 @@ func loadTierExits(ctx context.Context, g games.TieredGame, dir string, m *forma
 	return ex, nil
 }
 
-// loadCodes16 reads every code of a WDL table of n slots in encoding (values.EncodingWDL
-// or values.EncodingWDLOnly), each checked to fit 16 bits.
+// loadCodes16 reads every code of a WDL table of n slots in encoding (a WDL layout or
+// values.EncodingWDLOnly) on workers goroutines, each checked to fit 16 bits and to be no
+// hole (format.LoadCodes).
 //
 // The codes live outside the Go heap, on huge pages where the system gives them (see
 // bigmem.Alloc): a unit's moves read them at random, and with 4 KiB pages nearly every
 // read missed the TLB as well as the cache (the placement phase spent half its time
 // there). The caller keeps the returned Buf for as long as it uses the codes.
-func loadCodes16(ctx context.Context, path string, n uint64, encoding string) (_ []uint16, _ *bigmem.Buf, err error) {
+func loadCodes16(ctx context.Context, path string, n uint64, encoding string, workers int) (_ []uint16, _ *bigmem.Buf, err error) {
 	r, err := format.Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -666,21 +667,8 @@ func loadCodes16(ctx context.Context, path string, n uint64, encoding string) (_
 		}
 	}()
 	out := mem.Uint16s()
-	buf := make([]uint32, 1<<16)
-	for lo := uint64(0); lo < n; lo += uint64(len(buf)) {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, err
-		}
-		b := buf[:min(uint64(len(buf)), n-lo)]
-		if err := r.Codes(b, lo); err != nil {
-			return nil, nil, err
-		}
-		for i, c := range b {
-			if c > 0xFFFF || c == values.WDLHole {
-				return nil, nil, fmt.Errorf("%s: slot %d holds code %d: %w", path, lo+uint64(i), c, format.ErrCorrupt)
-			}
-			out[lo+uint64(i)] = uint16(c)
-		}
+	if err := format.LoadCodes(ctx, r, out, format.LoadOptions{Workers: workers, NoZero: true}); err != nil {
+		return nil, nil, err
 	}
 	return out, mem, nil
 }

@@ -86,7 +86,7 @@ func unitSpace(tb testing.TB, g games.TieredGame, dir, name string) (*tierSpace,
 	if err != nil {
 		tb.Fatal(err)
 	}
-	ex, err := loadTierExits(context.Background(), millGame, dir, m, u)
+	ex, err := loadTierExits(context.Background(), millGame, dir, m, u, 2)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -446,12 +446,10 @@ var threeToNibbles = func() (t [64]byte) {
 func repack(r *format.Reader, t *pdbTable, g *slide.PDBGroup, path string, fileExcess bool, maxCode int, counts [][]uint64) error {
 	bitsPer := uint(8) >> t.shift
 	per := uint64(1) << t.shift
-	n := r.Meta().Slots
-	// Decode on several goroutines in chunks of whole bytes (and of many blocks, so that
-	// Codes reuses its buffer), recounting the codes.
-	const chunk = 1 << 20
+	// Decode on several goroutines (format.Reader.ReadAll), each recounting the codes of
+	// its chunks. A chunk is whole blocks: each goroutine writes whole bytes of t.data
+	// where a block's slots fill whole bytes, else one goroutine does it all.
 	type worker struct {
-		codes []uint32
 		cnt   []uint64
 		cells [32]uint8
 	}
@@ -460,15 +458,13 @@ func repack(r *format.Reader, t *pdbTable, g *slide.PDBGroup, path string, fileE
 		counts[w] = make([]uint64, maxCode+1)
 		workers[w] = &worker{cnt: counts[w]}
 	}
-	return parallel.ForWorkers(context.Background(), workers, n, chunk, func(wk *worker, lo, hi uint64) error {
-		if wk.codes == nil {
-			wk.codes = make([]uint32, chunk) // on the worker's goroutine, only if it gets work
-		}
-		codes, cnt, cells := wk.codes, wk.cnt, &wk.cells
-		buf := codes[:hi-lo]
-		if err := r.Codes(buf, lo); err != nil {
-			return err
-		}
+	nw := len(workers)
+	if uint64(r.SlotsPerBlock())%per != 0 {
+		nw = 1
+	}
+	return r.ReadAll(context.Background(), nw, func(w int, lo uint64, buf []uint32) error {
+		wk := workers[w]
+		cnt, cells := wk.cnt, &wk.cells
 		for i, c := range buf {
 			if int(c) > maxCode {
 				return fmt.Errorf("%s: code %d above the largest counted %d: %w", path, c, maxCode, format.ErrCorrupt)

@@ -182,31 +182,15 @@ func storeCodes[T uint8 | uint16 | uint32](codes []T, first uint64, chunk []uint
 	return nil
 }
 
-// loadCodesInto is loadCodes into codes, one element per slot of t.
+// loadCodesInto is loadCodes into codes, one element per slot of t (format.LoadCodes).
 func loadCodesInto[T uint8 | uint16 | uint32](ctx context.Context, t *Table, codes []T, workers int, progress func(done, total uint64)) error {
 	if err := t.opened(); err != nil { // a set's verification opens its members first; this is the guard
 		return err
 	}
-	n := t.meta.Slots
-	if uint64(len(codes)) != n {
+	if n := t.meta.Slots; uint64(len(codes)) != n {
 		return fmt.Errorf("tables: %d codes for the %d slots of %s", len(codes), n, t.path)
 	}
-	spb := uint64(max(t.r.SlotsPerBlock(), 1))
-	chunk := spb * max(1, (1<<20)/spb) // whole blocks
-	var loaded atomic.Uint64
-	return parallel.For(ctx, workers, n, chunk, func(lo, hi uint64) error {
-		buf := make([]uint32, hi-lo)
-		if err := t.r.Codes(buf, lo); err != nil {
-			return err
-		}
-		if err := storeCodes(codes, lo, buf); err != nil {
-			return err
-		}
-		if progress != nil {
-			progress(loaded.Add(hi-lo), n)
-		}
-		return nil
-	})
+	return format.LoadCodes(ctx, t.r, codes, format.LoadOptions{Workers: workers, Progress: progress})
 }
 
 // firstFailure keeps the lowest slot at which a check running in parallel chunks failed,
