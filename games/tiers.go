@@ -1,6 +1,7 @@
 package games
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 
@@ -256,6 +257,42 @@ type TierDescriber interface {
 // tier it holds is accepted.
 type RulesCompat interface {
 	AcceptsRules(id string, t Tier) bool
+}
+
+// ErrOtherRules marks a set built under rules other than the game's as this tablesmith
+// plays it.
+var ErrOtherRules = errors.New("built under other rules")
+
+// ErrBadMember marks a set's member that names no tier of its game, or one listed twice.
+var ErrBadMember = errors.New("not a tier of the game")
+
+// TierMembers checks the tiers a set of g lists, by its rules fingerprint and its members'
+// names in order, as every reader and writer of such sets checks them (the lookup, the
+// builds, plan verify): each name a tier of g spelled as g spells it, listed once, held
+// under rules g accepts for it (AcceptsRules); a set without members must name g's own
+// rules. It returns the tiers, in the order of names; the error wraps ErrOtherRules or
+// ErrBadMember.
+func TierMembers(g TieredGame, rules string, names []string) ([]Tier, error) {
+	otherRules := fmt.Errorf("%w (%q; this tablesmith plays %s as %q)", ErrOtherRules, rules, g.Name(), g.RulesID())
+	if len(names) == 0 && rules != g.RulesID() {
+		return nil, otherRules
+	}
+	tiers := make([]Tier, len(names))
+	seen := make(map[Tier]bool, len(names))
+	for i, name := range names {
+		t, err := g.ParseTier(name)
+		if err != nil {
+			return nil, fmt.Errorf("member %q: %w: %w", name, ErrBadMember, err)
+		}
+		if g.TierName(t) != name || seen[t] {
+			return nil, fmt.Errorf("member %q is %s %s, listed already or not by its name: %w", name, g.TierNoun(), g.TierName(t), ErrBadMember)
+		}
+		if !AcceptsRules(g, rules, t) {
+			return nil, otherRules
+		}
+		tiers[i], seen[t] = t, true
+	}
+	return tiers, nil
 }
 
 // AcceptsRules reports whether a set that names the rules fingerprint id may hold tier t

@@ -250,12 +250,12 @@ func VerifyUnits(dir string, opt PlanOptions) ([]Unit, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkTierMembers(g, dir, m); err != nil {
+			return nil, err
+		}
 		var tiers []games.Tier
 		for _, x := range m.Members {
-			t, err := g.ParseTier(x.Name)
-			if err != nil {
-				return nil, fmt.Errorf("build: %s: %w: %w", filepath.Join(dir, format.ManifestName), err, format.ErrCorrupt)
-			}
+			t, _ := g.ParseTier(x.Name)
 			tiers = append(tiers, t)
 		}
 		// read is the slots a check of the tiers ts holds: theirs, and those their moves

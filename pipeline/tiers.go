@@ -500,24 +500,33 @@ func readTierManifest(g games.TieredGame, dir string) (*format.Manifest, error) 
 	// A member an earlier format recorded without its SHA-256 cannot be trusted as
 	// complete: dropped, its unit is built again.
 	m.Members = slices.DeleteFunc(m.Members, func(x format.Member) bool { return x.SHA256 == "" })
-	switch {
-	case m.Kind != format.SetTiers || m.Game != g.Name():
+	if m.Kind != format.SetTiers || m.Game != g.Name() {
 		return nil, fmt.Errorf("build: %s holds a %s set of %s, not the tiers of %s", dir, m.Kind, m.Game, g.Name())
 	}
-	for _, x := range m.Members {
-		t, err := g.ParseTier(x.Name)
-		if err != nil {
-			return nil, fmt.Errorf("build: %s: %w: %w", filepath.Join(dir, format.ManifestName), err, format.ErrCorrupt)
-		}
-		if !games.AcceptsRules(g, m.Rules, t) {
-			return nil, fmt.Errorf("build: %s was built under other rules (%q; this tablesmith plays %q): rebuild it in another directory",
-				dir, m.Rules, g.RulesID())
-		}
+	if err := checkTierMembers(g, dir, m); err != nil {
+		return nil, err
 	}
 	// Every tier it holds is the same under this tablesmith's rules: what is recorded
 	// from now on names them.
 	m.Rules = g.RulesID()
 	return m, nil
+}
+
+// checkTierMembers checks the tiers m lists as the lookup does (games.TierMembers): a set
+// the lookup would refuse is neither built on nor planned.
+func checkTierMembers(g games.TieredGame, dir string, m *format.Manifest) error {
+	names := make([]string, len(m.Members))
+	for i, x := range m.Members {
+		names[i] = x.Name
+	}
+	_, err := games.TierMembers(g, m.Rules, names)
+	switch {
+	case errors.Is(err, games.ErrOtherRules):
+		return fmt.Errorf("build: %s was %w: rebuild it in another directory", dir, err)
+	case err != nil:
+		return fmt.Errorf("build: %s: %w: %w", filepath.Join(dir, format.ManifestName), err, format.ErrCorrupt)
+	}
+	return nil
 }
 
 // tierUnitComplete reports whether every tier of u is in the manifest with a file whose

@@ -23,8 +23,9 @@ import (
 // built under. The game routes a position to its tier (games.TieredGame.TierOf); nothing
 // here knows which game it is.
 
-// ErrOtherRules marks a set built under rules other than this tablesmith's.
-var ErrOtherRules = fmt.Errorf("built under other rules")
+// ErrOtherRules marks a set built under rules other than this tablesmith's
+// (games.ErrOtherRules).
+var ErrOtherRules = games.ErrOtherRules
 
 // ErrNoRemoteness is the answer to a question only remoteness answers (a principal line)
 // asked of a win/draw/loss-only set.
@@ -62,35 +63,22 @@ func (s *Set) openTierSet(m *format.Manifest) error {
 	if !ok {
 		return fmt.Errorf("tables: %s: %s is not a two-player game solved by tiers: %w", s.manifestPath(), m.Game, format.ErrCorrupt)
 	}
-	otherRules := func() error {
-		return fmt.Errorf("tables: %s: built under other rules (%q; this tablesmith plays %q): %w", s.manifestPath(), m.Rules, g.RulesID(), ErrOtherRules)
-	}
-	if len(m.Members) == 0 && m.Rules != g.RulesID() {
-		return otherRules()
-	}
 	ts := &tierSet{g: g, byTier: map[games.Tier]*Table{}, outcomeOnly: m.ValueKind() == format.ValuesWDL}
 	encoding := games.Layout(g).Encoding()
 	if ts.outcomeOnly {
 		encoding = values.EncodingWDLOnly
 	}
 	s.tiers = ts
-	tiers := make([]games.Tier, len(m.Members))
-	seen := make(map[games.Tier]bool, len(m.Members))
+	names := make([]string, len(m.Members))
 	for i, x := range m.Members {
-		t, err := g.ParseTier(x.Name)
-		if err != nil {
-			return fmt.Errorf("tables: %s: %w: %w", s.manifestPath(), err, format.ErrCorrupt)
-		}
-		if !games.AcceptsRules(g, m.Rules, t) {
-			return otherRules()
-		}
-		// One tier, one member: another spelling of a tier listed already would count it
-		// twice.
-		if g.TierName(t) != x.Name || seen[t] {
-			return fmt.Errorf("tables: %s: member %q is %s %s, listed already or not by its name: %w",
-				s.manifestPath(), x.Name, g.TierNoun(), g.TierName(t), format.ErrCorrupt)
-		}
-		tiers[i], seen[t] = t, true
+		names[i] = x.Name
+	}
+	tiers, err := games.TierMembers(g, m.Rules, names)
+	switch {
+	case errors.Is(err, games.ErrOtherRules):
+		return fmt.Errorf("tables: %s: %w", s.manifestPath(), err)
+	case err != nil:
+		return fmt.Errorf("tables: %s: %w: %w", s.manifestPath(), err, format.ErrCorrupt)
 	}
 	// A member missing or of another size fails here, as it did when every member was
 	// opened here: one stat each (a few microseconds), in the manifest's order.

@@ -2,6 +2,7 @@ package tictactoe_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -225,4 +226,34 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("%q parses to %s, which reads back as %s (%v)", s, b, back, err)
 		}
 	})
+}
+
+// TestTierMembers: the one check of a set's members (games.TierMembers) on tic-tac-toe's
+// tiers: names read back in order; a name listed twice, no tier's name, or rules of
+// another game are refused with the error kind that says which.
+func TestTierMembers(t *testing.T) {
+	t.Parallel()
+	g := tictactoe.Game{}
+	tiers, err := games.TierMembers(g, g.RulesID(), []string{"9", "3", "0"})
+	if err != nil || !slices.Equal(tiers, []games.Tier{9, 3, 0}) {
+		t.Fatalf("TierMembers = %v, %v", tiers, err)
+	}
+	for _, tc := range []struct {
+		rules string
+		names []string
+		want  error
+	}{
+		{g.RulesID(), []string{"3", "3"}, games.ErrBadMember},
+		{g.RulesID(), []string{"3", "x"}, games.ErrBadMember},
+		{g.RulesID(), []string{"10"}, games.ErrBadMember},
+		{tictactoe.Misere().RulesID(), []string{"3"}, games.ErrOtherRules},
+		{"other", nil, games.ErrOtherRules},
+	} {
+		if _, err := games.TierMembers(g, tc.rules, tc.names); !errors.Is(err, tc.want) {
+			t.Errorf("TierMembers(%q, %v) = %v, want %v", tc.rules, tc.names, err, tc.want)
+		}
+	}
+	if _, err := games.TierMembers(g, "other", []string{"1"}); err == nil || strings.Count(err.Error(), "built under other rules") != 1 {
+		t.Errorf("other rules: %v, want the reason said once", err)
+	}
 }
