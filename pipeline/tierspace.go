@@ -6,10 +6,10 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/tablesmith/tablesmith/builder/onepass"
 	"github.com/tablesmith/tablesmith/builder/retro"
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/internal/bigmem"
-	"github.com/tablesmith/tablesmith/internal/parallel"
 	"github.com/tablesmith/tablesmith/values"
 )
 
@@ -128,13 +128,11 @@ type tierSpaceWorker struct {
 	local  []uint64
 	// gathered holds one position's exit codes between reading and combining them.
 	gathered []uint16
-	slots    []uint64 // the slots of a one-pass chunk, in the game's order
 	// A one-pass chunk's exit reads: the codes of the children of the chunk's positions,
 	// one per child, read by gather from the exits of tier gatherOf−1.
 	gather   games.CodeGather[uint16]
 	gatherOf int
 	exCodes  []uint16
-	values   []uint16 // the chunk's positions' codes, in the game's order
 }
 
 // gatherExits reads the codes of children, the moves of a chunk of positions of the
@@ -328,75 +326,67 @@ func (w *tierSpaceWorker) Preds(slots []uint64, b *retro.Batch) {
 	}
 }
 
-// solveOnePass solves a unit of one tier none of whose moves stays in it: every
-// position's value follows from its children's, solved before, by the one combining rule.
-// It returns the WDL code of every slot.
-func solveOnePass(ctx context.Context, sp *tierSpace, workers int) (_ []uint16, _ *bigmem.Buf, err error) {
-	n := sp.Slots()
-	// Written at random when the game orders the positions (below): on huge pages.
-	mem := bigmem.New(2 * n)
-	defer func() {
-		if err != nil {
-			mem.Release()
-		}
-	}()
-	codes := mem.Uint16s()
-	t := sp.u.Tiers[0]
-	err = parallel.ForEach(ctx, workers, n, 1<<12, sp.NewWorker, func(rw retro.Worker, lo, hi uint64) error {
-		w := rw.(*tierSpaceWorker)
-		// The positions in the game's order, where it has one: their children's codes
-		// are then read from the cache rather than from memory (games.OrderedTierWorker).
-		w.slots = w.slots[:0]
-		if ow, ok := w.tw.(games.OrderedTierWorker); ok {
-			w.slots = ow.ChildrenInOrder(t, lo, hi, w.slots, &w.cb)
-		} else {
-			w.tw.Children(t, lo, hi, &w.cb)
-			for s := lo; s < hi; s++ {
-				w.slots = append(w.slots, s)
-			}
-		}
-		if len(w.slots) != int(hi-lo) {
-			return fmt.Errorf("the game ordered %d positions for %d", len(w.slots), hi-lo)
-		}
-		if err := w.gatherExits(0, w.cb.Pos); err != nil {
-			return err
-		}
-		w.values = w.values[:0]
-		for p, s := range w.slots {
-			if s >= n {
-				return fmt.Errorf("the game's order names slot %d of %d", s, n)
-			}
-			c := sp.codes.OfMoves(w.exCodes[w.cb.Off[p]:w.cb.Off[p+1]])
-			if c > 0xFFFF {
-				return fmt.Errorf("slot %d: remoteness beyond 65533", s)
-			}
-			w.values = append(w.values, uint16(c))
-		}
-		if len(w.cb.Over) > 0 {
-			if err := w.cb.CheckOver(sp.codes); err != nil {
-				return fmt.Errorf("%s %s: %w", sp.g.TierNoun(), sp.g.TierName(t), err)
-			}
-			for _, o := range w.cb.Over {
-				w.values[o.At] = uint16(sp.codes.Code(o.Outcome, 0))
-			}
-		}
-		// The order scatters the writes over the tier: apart from the work above, in a
-		// loop of stores alone, they overlap as the reads of gatherExits do.
-		for p, s := range w.slots {
-			codes[s] = w.values[p]
-		}
-		return nil
-	})
+// solveOnePass solves a unit of one tier none of whose moves stays in it with the one-pass
+// engine (builder/onepass): this worker lists a chunk's children in the game's order and
+// reads their codes from the exits; the engine combines and writes them. It returns the
+// code of every slot.
+func solveOnePass(ctx context.Context, sp *tierSpace, workers int) ([]uint16, *bigmem.Buf, error) {
+	codes, mem, err := onepass.Solve(ctx, onePassSpace{sp}, onepass.Options{Workers: workers, Layout: sp.codes})
 	if err == nil {
 		err = sp.err()
 	}
 	if err != nil {
-		return nil, nil, err
-	}
-	// Every position has a code of at least 1 (a draw), and the order visited n of them:
-	// a slot left at 0 means the order was no permutation.
-	if s := slices.Index(codes, 0); s >= 0 {
-		return nil, nil, fmt.Errorf("the game's order of %s %s never visits slot %d", sp.g.TierNoun(), sp.g.TierName(t), s)
+		if mem != nil {
+			mem.Release()
+		}
+		return nil, nil, fmt.Errorf("%s %s: %w", sp.g.TierNoun(), sp.g.TierName(sp.u.Tiers[0]), err)
 	}
 	return codes, mem, nil
+}
+
+// onePassSpace is a one-pass unit as the one-pass engine sees it.
+type onePassSpace struct{ sp *tierSpace }
+
+func (o onePassSpace) Slots() uint64 { return o.sp.Slots() }
+
+func (o onePassSpace) NewWorker() onepass.Worker {
+	return onePassWorker{o.sp.NewWorker().(*tierSpaceWorker)}
+}
+
+// onePassWorker lists a chunk's positions in the game's order where it has one (their
+// children's codes then come from the cache rather than from memory:
+// games.OrderedTierWorker), and reads their children's codes at once (gatherExits).
+type onePassWorker struct{ w *tierSpaceWorker }
+
+func (o onePassWorker) Expand(lo, hi uint64, b *onepass.Batch) error {
+	w := o.w
+	t := w.sp.u.Tiers[0]
+	if ow, ok := w.tw.(games.OrderedTierWorker); ok {
+		b.Slots = ow.ChildrenInOrder(t, lo, hi, b.Slots, &w.cb)
+	} else {
+		w.tw.Children(t, lo, hi, &w.cb)
+		for s := lo; s < hi; s++ {
+			b.Slots = append(b.Slots, s)
+		}
+	}
+	if len(b.Slots) != int(hi-lo) {
+		return fmt.Errorf("the game ordered %d positions for %d", len(b.Slots), hi-lo)
+	}
+	// The codes are gathered straight into the batch (no copy a child).
+	w.exCodes = b.Codes[:0]
+	err := w.gatherExits(0, w.cb.Pos)
+	b.Codes, w.exCodes = w.exCodes, nil
+	if err != nil {
+		return err
+	}
+	b.Off = append(b.Off[:0], w.cb.Off...)
+	if len(w.cb.Over) > 0 {
+		if err := w.cb.CheckOver(w.sp.codes); err != nil {
+			return err
+		}
+		for _, x := range w.cb.Over {
+			b.Over = append(b.Over, onepass.Over{At: x.At, Code: uint16(w.sp.codes.Code(x.Outcome, 0))})
+		}
+	}
+	return nil
 }
