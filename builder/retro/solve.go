@@ -234,216 +234,252 @@ func checkOver(b *Batch) error {
 
 // Solve solves the unit sp: every position's value, by retrograde analysis from the
 // positions without moves and the exits.
-func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
+func Solve(ctx context.Context, sp Space, opt Options) (_ *Result, err error) {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
-	chunk := uint64(4096)
+	a := &analysis{n: sp.Slots(), chunk: 4096}
 	if opt.Chunk > 0 {
-		chunk = uint64(opt.Chunk)
+		a.chunk = uint64(opt.Chunk)
 	}
-	n := sp.Slots()
 	// The positions' states, outside the Go heap and on huge pages where the system gives
 	// them (bigmem.Alloc): predecessors are updated at random across gigabytes, and with
 	// 4 KiB pages nearly every update missed the TLB as well as the cache.
-	mem := bigmem.New(8 * n)
-	st := mem.Words()
+	mem := bigmem.New(8 * a.n)
+	defer func() {
+		if err != nil {
+			mem.Release()
+		}
+	}()
+	a.st = mem.Words()
 	start := time.Now()
-	var done, decided atomic.Uint64
-	var stage, depth atomic.Int64
 	if opt.Progress != nil {
 		stop := parallel.Tick(opt.ProgressEvery, func(final bool) {
 			if final {
 				return // the caller has the result
 			}
-			opt.Progress(Progress{Stage: [...]string{"init", "depth"}[stage.Load()], Depth: int(depth.Load()),
-				Done: done.Load(), Slots: n, Decided: decided.Load(), Elapsed: time.Since(start)})
+			opt.Progress(Progress{Stage: [...]string{"init", "depth"}[a.stage.Load()], Depth: int(a.depth.Load()),
+				Done: a.done.Load(), Slots: a.n, Decided: a.decided.Load(), Elapsed: time.Since(start)})
 		})
 		defer stop()
 	}
-
 	// The workers, made once and kept from pass to pass, each on cache lines of its own,
 	// apart from the others' (see internal/cacheline).
-	workers := make([]*worker, opt.Workers)
-	for i := range workers {
-		workers[i] = cacheline.New[worker]()
-		workers[i].w = sp.NewWorker()
+	a.workers = make([]*worker, opt.Workers)
+	for i := range a.workers {
+		a.workers[i] = cacheline.New[worker]()
+		a.workers[i].w = sp.NewWorker()
 	}
-	pass := func(body func(wk *worker, lo, hi uint64) error) error {
-		return parallel.ForWorkers(ctx, workers, n, chunk, body)
-	}
-
 	// next[k] is, for block k (slots k·blockSlots ..), a lower bound of the depths at
 	// which one of its positions is due: decided there, or pending there (noDepth: none
 	// known). A depth pass skips the blocks that have nothing due at its depth, without
 	// reading their states: in a sector of mostly draws, most of them.
-	next := make([]atomic.Uint32, (n+blockSlots-1)/blockSlots)
-	for k := range next {
-		next[k].Store(noDepth)
+	a.next = make([]atomic.Uint32, (a.n+blockSlots-1)/blockSlots)
+	for k := range a.next {
+		a.next[k].Store(noDepth)
 	}
+	a.maxPend.Store(-1)
 
-	// Init: counters, exits, the positions decided or scheduled by exits alone.
-	var maxPend atomic.Int64
-	maxPend.Store(-1)
-	err := pass(func(wk *worker, lo, hi uint64) error {
-		b := &wk.b
-		b.Reset()
-		wk.w.Expand(lo, hi, b)
-		if err := checkExpand(b, hi-lo); err != nil {
-			return fmt.Errorf("retro: Expand(%d, %d): %w", lo, hi, err)
-		}
-		if err := checkOver(b); err != nil {
-			return fmt.Errorf("retro: Expand(%d, %d): %w", lo, hi, err)
-		}
-		top := int64(-1)
-		var dec uint64
-		first := uint32(noDepth) // the least depth due in the block of s so far
-		nextOver := 0            // the next of b.Over
-		for i := range hi - lo {
-			s := lo + i
-			succ := b.Count[i]
-			ex := b.Exits[i]
-			var over values.Outcome
-			if nextOver < len(b.Over) && b.Over[nextOver].At == int(i) {
-				over = b.Over[nextOver].Outcome
-				nextOver++
-			}
-			if succ > MaxSuccessors {
-				return fmt.Errorf("retro: slot %d has %d successor classes in the unit (at most %d)", s, succ, MaxSuccessors)
-			}
-			o, r := ex.Value()
-			if r > MaxRemoteness {
-				return fmt.Errorf("retro: slot %d: its exits give it a remoteness of %d, beyond %d", s, r, MaxRemoteness)
-			}
-			x := uint64(succ) << cntShift
-			switch {
-			case over == values.Win:
-				x |= 1 | winBit // won by the rules
-				dec++
-			case over == values.Draw:
-				x |= noLoseBit // drawn by the rules: never decided
-			case over == values.Loss, succ == 0 && ex.Moves == 0 && !ex.Draw:
-				x |= 1 // no move, or lost by the rules: lost at 0
-				dec++
-			case o == values.Win:
-				x |= noLoseBit | pendingBit | uint64(r)<<pendShift
-				top = max(top, int64(r))
-			case o == values.Draw:
-				x |= noLoseBit
-			case succ == 0:
-				x |= pendingBit | uint64(r)<<pendShift // every move is an exit: lost at r
-				top = max(top, int64(r))
-			default:
-				x |= uint64(r) << pendShift // LoseIn, kept for when the counter reaches zero
-			}
-			st[s] = x
-			if x&depthMask != 0 {
-				first = 0
-			} else if x&pendingBit != 0 {
-				first = min(first, uint32(r))
-			}
-			if (s+1)%blockSlots == 0 || s+1 == hi {
-				atomicMinU32(&next[s/blockSlots], first)
-				first = noDepth
-			}
-		}
-		atomicMax(&maxPend, top)
-		decided.Add(dec)
-		done.Add(hi - lo)
-		return nil
-	})
-	if err != nil {
+	if err := parallel.ForWorkers(ctx, a.workers, a.n, a.chunk, a.initChunk); err != nil {
 		return nil, err
 	}
 	initTime := time.Since(start)
-
-	// Depth by depth.
-	stage.Store(stageDepth)
+	a.stage.Store(stageDepth)
 	for d := 0; ; d++ {
 		if d > MaxRemoteness {
 			return nil, fmt.Errorf("retro: remoteness beyond %d", MaxRemoteness)
 		}
-		depth.Store(int64(d))
-		done.Store(0)
-		var frontier atomic.Uint64
-		err := pass(func(wk *worker, lo, hi uint64) error {
-			var dec uint64
-			top := int64(-1)
-			here := uint64(d + 1)
-			// The chunk's positions decided at d: the pending ones due now are decided
-			// here; those decided at d by the pass before are already. Nothing this pass
-			// does decides a position at d (wins go to d+1, losses are scheduled at d+1
-			// or later), so collecting them first and asking for their predecessors
-			// after, in one call, takes the same positions as one by one.
-			//
-			// A block with nothing due at d is skipped. Otherwise its bound is reset
-			// before the scan (when the chunk holds the whole block: a part's scan says
-			// nothing of the rest) and lowered after it to the least depth beyond d the
-			// scan met: a position another worker decides or schedules meanwhile lowers
-			// the bound itself after changing the state, so it is counted by the scan
-			// (the state changed before the reset) or by its own lowering (after it).
-			front, wins := wk.front[:0], wk.wins[:0] // the losses, the wins
-			for blo := lo; blo < hi; {
-				k := blo / blockSlots
-				bhi := min(hi, (k+1)*blockSlots)
-				if next[k].Load() > uint32(d) {
-					blo = bhi
-					continue
-				}
-				if blo == k*blockSlots && bhi == min(n, (k+1)*blockSlots) {
-					next[k].Store(noDepth) // a whole block (else its bound stays, lower)
-				}
-				later := uint32(noDepth)
-				for s := blo; s < bhi; s++ {
-					x := atomic.LoadUint64(&st[s])
-					if x&depthMask == 0 && x&pendingBit != 0 {
-						if p := int(x >> pendShift); p == d {
-							v := here
-							if x&noLoseBit != 0 { // a pending win (else a scheduled loss)
-								v |= winBit
-							}
-							if setDepth(&st[s], v) {
-								dec++
-							}
-							x = atomic.LoadUint64(&st[s])
-						} else if p > d {
-							later = min(later, uint32(p))
-						}
-					}
-					switch v := x & depthMask; {
-					case v == here && x&winBit != 0:
-						wins = append(wins, s)
-					case v == here:
-						front = append(front, s)
-					case v > here:
-						later = min(later, uint32(v-1))
-					}
-				}
-				atomicMinU32(&next[k], later)
-				blo = bhi
-			}
-			wk.front, wk.wins = front, wins
-			if err := wk.fromLosses(st, next, front, here, &dec); err != nil {
-				return err
-			}
-			if err := wk.fromWins(st, next, wins, d, &top); err != nil {
-				return err
-			}
-			frontier.Add(uint64(len(front) + len(wins)))
-			decided.Add(dec)
-			atomicMax(&maxPend, top)
-			done.Add(hi - lo)
-			return nil
-		})
-		if err != nil {
+		a.depth.Store(int64(d))
+		a.done.Store(0)
+		a.frontier.Store(0)
+		if err := parallel.ForWorkers(ctx, a.workers, a.n, a.chunk, func(wk *worker, lo, hi uint64) error {
+			return a.depthChunk(wk, d, lo, hi)
+		}); err != nil {
 			return nil, err
 		}
-		if frontier.Load() == 0 && maxPend.Load() <= int64(d) {
+		if a.frontier.Load() == 0 && a.maxPend.Load() <= int64(d) {
 			break
 		}
 	}
-	res := &Result{st: st, mem: mem, MaxWin: -1, MaxLoss: -1, InitTime: initTime}
-	for _, x := range st {
+	res := a.result(mem)
+	res.InitTime = initTime
+	res.Elapsed = time.Since(start)
+	res.DepthsTime = res.Elapsed - initTime
+	return res, nil
+}
+
+// analysis is one Solve: the positions' states and what the passes share.
+type analysis struct {
+	st       []uint64
+	n, chunk uint64
+	next     []atomic.Uint32 // per block of positions, a lower bound of the depths due
+	workers  []*worker
+	// For progress and the end: slots done in the stage, positions decided, the latest
+	// depth pending, the positions decided at the depth of the pass.
+	done, decided atomic.Uint64
+	stage, depth  atomic.Int64
+	maxPend       atomic.Int64
+	frontier      atomic.Uint64
+}
+
+// initChunk is the first pass over positions lo..hi−1: counters, exits, the positions
+// decided by the rules or scheduled by exits alone.
+func (a *analysis) initChunk(wk *worker, lo, hi uint64) error {
+	b := &wk.b
+	b.Reset()
+	wk.w.Expand(lo, hi, b)
+	if err := checkExpand(b, hi-lo); err != nil {
+		return fmt.Errorf("retro: Expand(%d, %d): %w", lo, hi, err)
+	}
+	if err := checkOver(b); err != nil {
+		return fmt.Errorf("retro: Expand(%d, %d): %w", lo, hi, err)
+	}
+	top := int64(-1)
+	var dec uint64
+	first := uint32(noDepth) // the least depth due in the block of s so far
+	nextOver := 0            // the next of b.Over
+	for i := range hi - lo {
+		s := lo + i
+		var over values.Outcome
+		if nextOver < len(b.Over) && b.Over[nextOver].At == int(i) {
+			over = b.Over[nextOver].Outcome
+			nextOver++
+		}
+		x, r, err := initialState(b.Count[i], b.Exits[i], over)
+		if err != nil {
+			return fmt.Errorf("retro: slot %d %w", s, err)
+		}
+		a.st[s] = x
+		switch {
+		case x&depthMask != 0:
+			dec++
+			first = 0
+		case x&pendingBit != 0:
+			top = max(top, int64(r))
+			first = min(first, uint32(r))
+		}
+		if (s+1)%blockSlots == 0 || s+1 == hi {
+			atomicMinU32(&a.next[s/blockSlots], first)
+			first = noDepth
+		}
+	}
+	atomicMax(&a.maxPend, top)
+	a.decided.Add(dec)
+	a.done.Add(hi - lo)
+	return nil
+}
+
+// initialState is a position's first state, from its successors in the unit (succ), the
+// summary of its exits and its value by the rules where it is over; r is the depth a
+// pending state is due at.
+func initialState(succ uint32, ex values.MoveSummary, over values.Outcome) (x uint64, r int, err error) {
+	if succ > MaxSuccessors {
+		return 0, 0, fmt.Errorf("has %d successor classes in the unit (at most %d)", succ, MaxSuccessors)
+	}
+	o, r := ex.Value()
+	if r > MaxRemoteness {
+		return 0, 0, fmt.Errorf(": its exits give it a remoteness of %d, beyond %d", r, MaxRemoteness)
+	}
+	x = uint64(succ) << cntShift
+	switch {
+	case over == values.Win:
+		x |= 1 | winBit // won by the rules
+	case over == values.Draw:
+		x |= noLoseBit // drawn by the rules: never decided
+	case over == values.Loss, succ == 0 && ex.Moves == 0 && !ex.Draw:
+		x |= 1 // no move, or lost by the rules: lost at 0
+	case o == values.Win:
+		x |= noLoseBit | pendingBit | uint64(r)<<pendShift
+	case o == values.Draw:
+		x |= noLoseBit
+	case succ == 0:
+		x |= pendingBit | uint64(r)<<pendShift // every move is an exit: lost at r
+	default:
+		x |= uint64(r) << pendShift // LoseIn, kept for when the counter reaches zero
+	}
+	return x, r, nil
+}
+
+// depthChunk is the pass of depth d over positions lo..hi−1: it decides the pending
+// positions due at d, and takes the positions decided at d to their predecessors — the
+// predecessors of a loss become wins at d+1, those of a win have one successor fewer to
+// refute.
+func (a *analysis) depthChunk(wk *worker, d int, lo, hi uint64) error {
+	var dec uint64
+	top := int64(-1)
+	here := uint64(d + 1)
+	st, next := a.st, a.next
+	// The chunk's positions decided at d: the pending ones due now are decided here;
+	// those decided at d by the pass before are already. Nothing this pass does decides a
+	// position at d (wins go to d+1, losses are scheduled at d+1 or later; a win due at
+	// d that a loss would make a win at d+1 is decided at d where the scan takes it, see
+	// setWin), so collecting them first and asking for their predecessors after, in one
+	// call, takes the same positions as one by one.
+	//
+	// A block with nothing due at d is skipped. Otherwise its bound is reset before the
+	// scan (when the chunk holds the whole block: a part's scan says nothing of the rest)
+	// and lowered after it to the least depth beyond d the scan met: a position another
+	// worker decides or schedules meanwhile lowers the bound itself after changing the
+	// state, so it is counted by the scan (the state changed before the reset) or by its
+	// own lowering (after it).
+	front, wins := wk.front[:0], wk.wins[:0] // the losses, the wins
+	for blo := lo; blo < hi; {
+		k := blo / blockSlots
+		bhi := min(hi, (k+1)*blockSlots)
+		if next[k].Load() > uint32(d) {
+			blo = bhi
+			continue
+		}
+		if blo == k*blockSlots && bhi == min(a.n, (k+1)*blockSlots) {
+			next[k].Store(noDepth) // a whole block (else its bound stays, lower)
+		}
+		later := uint32(noDepth)
+		for s := blo; s < bhi; s++ {
+			x := atomic.LoadUint64(&st[s])
+			if x&depthMask == 0 && x&pendingBit != 0 {
+				if p := int(x >> pendShift); p == d {
+					v := here
+					if x&noLoseBit != 0 { // a pending win (else a scheduled loss)
+						v |= winBit
+					}
+					if setDepth(&st[s], v) {
+						dec++
+					}
+					x = atomic.LoadUint64(&st[s])
+				} else if p > d {
+					later = min(later, uint32(p))
+				}
+			}
+			switch v := x & depthMask; {
+			case v == here && x&winBit != 0:
+				wins = append(wins, s)
+			case v == here:
+				front = append(front, s)
+			case v > here:
+				later = min(later, uint32(v-1))
+			}
+		}
+		atomicMinU32(&next[k], later)
+		blo = bhi
+	}
+	wk.front, wk.wins = front, wins
+	if err := wk.fromLosses(st, next, front, here, &dec); err != nil {
+		return err
+	}
+	if err := wk.fromWins(st, next, wins, d, &top); err != nil {
+		return err
+	}
+	a.frontier.Add(uint64(len(front) + len(wins)))
+	a.decided.Add(dec)
+	atomicMax(&a.maxPend, top)
+	a.done.Add(hi - lo)
+	return nil
+}
+
+// result counts the finished analysis.
+func (a *analysis) result(mem *bigmem.Buf) *Result {
+	res := &Result{st: a.st, mem: mem, MaxWin: -1, MaxLoss: -1}
+	for _, x := range a.st {
 		dd := uint16(x & depthMask)
 		switch {
 		case dd == 0:
@@ -456,9 +492,7 @@ func Solve(ctx context.Context, sp Space, opt Options) (*Result, error) {
 			res.MaxLoss = max(res.MaxLoss, int(dd-1))
 		}
 	}
-	res.Elapsed = time.Since(start)
-	res.DepthsTime = res.Elapsed - initTime
-	return res, nil
+	return res
 }
 
 // checkExpand checks that a worker's Expand answered for k positions.
