@@ -80,6 +80,99 @@ type frontier struct {
 	count uint64
 }
 
+// firstLevel sets up the search's first level: the goals (level 0) of a new search, or the
+// last level of the log a resumed one continues; it returns that frontier and the counts
+// of the levels so far.
+func (r *bfsRun) firstLevel(ctx context.Context, width int) (cur frontier, counts []uint64, err error) {
+	sp, opt, n := r.sp, r.opt, r.n
+	if opt.Resume != nil {
+		if err := opt.Resume.validate(n, width); err != nil {
+			return cur, nil, err
+		}
+		r.values = opt.Resume.Values
+		counts = append(counts, opt.Resume.Counts...)
+		cur, err = r.restore(ctx, opt.Resume)
+		return cur, counts, err
+	}
+	if r.values, err = builder.NewValues(n, width); err != nil {
+		return cur, nil, err
+	}
+	r.visited, r.visitedBuf = bigmem.NewWords(n)
+	cur.lists = [][]uint64{nil}
+	for _, g := range sp.Goals() {
+		if g >= n {
+			return cur, nil, fmt.Errorf("builder: goal slot %d out of range [0, %d)", g, n)
+		}
+		if r.claim(g) {
+			r.values.Set(g, 0)
+			cur.lists[0] = append(cur.lists[0], g)
+			cur.count++
+		}
+	}
+	counts = []uint64{cur.count}
+	if opt.AfterLevel != nil {
+		if err := opt.AfterLevel(r.levelOf(0, cur)); err != nil {
+			return cur, nil, fmt.Errorf("builder: after level 0: %w", err)
+		}
+	}
+	return cur, counts, nil
+}
+
+// levels expands level after level from cur until a level is empty, appending each
+// level's count to counts.
+func (r *bfsRun) levels(ctx context.Context, cur frontier, counts []uint64) ([]uint64, error) {
+	sp, opt := r.sp, r.opt
+	var spare frontier // a bitset to clear and reuse as the next dense frontier
+	for cur.count > 0 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		d := uint64(len(counts) - 1)
+		r.level.Store(int64(d))
+		if d+1 > r.values.Max() && d+1 <= sp.DepthBound() {
+			// Deeper than the space's hint (see DepthHinter): widen between levels.
+			if err := r.values.Widen(); err != nil {
+				return nil, err
+			}
+		}
+		next, err := r.expandLevel(ctx, &cur, d+1, spare)
+		if err != nil {
+			return nil, err
+		}
+		if spare.buf != next.buf {
+			spare.buf.Release() // not needed: the level after it is sparse
+		}
+		// The level just expanded is given back (its chunks to the pool, its bitset as
+		// the next dense frontier), but only after the next AfterLevel call: until then
+		// the callback may still be reading it. The last one is never given back.
+		done := cur
+		cur = next
+		if cur.count > 0 {
+			if d+1 > sp.DepthBound() {
+				return nil, fmt.Errorf("builder: remoteness %d is beyond the space's depth bound %d (the bound is wrong)", d+1, sp.DepthBound())
+			}
+			counts = append(counts, cur.count)
+			if opt.AfterLevel != nil {
+				if err := opt.AfterLevel(r.levelOf(d+1, cur)); err != nil {
+					return nil, fmt.Errorf("builder: after level %d: %w", d+1, err)
+				}
+			}
+		}
+		if cur.count > 0 || opt.AfterLevel == nil {
+			r.chunks.put(done.lists)
+		}
+		// Else done is the last level AfterLevel was given, which it may still be
+		// reading (a levellog.Log encodes it in the background until the log is closed):
+		// its chunks stay out of the pool, so no trim releases them, and are released
+		// with the pool once nothing holds it (Level.Keep).
+		// Keep as many free chunks as the next level will likely need.
+		r.chunks.trim(len(cur.lists) + len(cur.lists)/4 + len(r.workers))
+		spare = frontier{words: done.words, buf: done.buf} // cleared when it is reused
+	}
+
+	return counts, nil
+}
+
 // bfsRun is the state shared by the workers of one search.
 type bfsRun struct {
 	sp      Space
@@ -159,40 +252,9 @@ func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		r.workers[i] = newBFSWorker(sp.NewExpander(), opt.Batch)
 	}
 
-	var cur frontier
-	var counts []uint64
-	if opt.Resume != nil {
-		if err := opt.Resume.validate(n, width); err != nil {
-			return nil, err
-		}
-		r.values = opt.Resume.Values
-		counts = append(counts, opt.Resume.Counts...)
-		cur, err = r.restore(ctx, opt.Resume)
-		if err != nil {
-			return nil, err
-		}
-	} else {
-		if r.values, err = builder.NewValues(n, width); err != nil {
-			return nil, err
-		}
-		r.visited, r.visitedBuf = bigmem.NewWords(n)
-		cur.lists = [][]uint64{nil}
-		for _, g := range sp.Goals() {
-			if g >= n {
-				return nil, fmt.Errorf("builder: goal slot %d out of range [0, %d)", g, n)
-			}
-			if r.claim(g) {
-				r.values.Set(g, 0)
-				cur.lists[0] = append(cur.lists[0], g)
-				cur.count++
-			}
-		}
-		counts = []uint64{cur.count}
-		if opt.AfterLevel != nil {
-			if err := opt.AfterLevel(r.levelOf(0, cur)); err != nil {
-				return nil, fmt.Errorf("builder: after level 0: %w", err)
-			}
-		}
+	cur, counts, err := r.firstLevel(ctx, width)
+	if err != nil {
+		return nil, err
 	}
 	for _, c := range counts {
 		r.reached.Add(c)
@@ -205,54 +267,9 @@ func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
 	stopProgress := r.reportProgress(start)
 	defer stopProgress()
 
-	var spare frontier // a bitset to clear and reuse as the next dense frontier
-	for cur.count > 0 {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		d := uint64(len(counts) - 1)
-		r.level.Store(int64(d))
-		if d+1 > r.values.Max() && d+1 <= sp.DepthBound() {
-			// Deeper than the space's hint (see DepthHinter): widen between levels.
-			if err := r.values.Widen(); err != nil {
-				return nil, err
-			}
-		}
-		next, err := r.expandLevel(ctx, &cur, d+1, spare)
-		if err != nil {
-			return nil, err
-		}
-		if spare.buf != next.buf {
-			spare.buf.Release() // not needed: the level after it is sparse
-		}
-		// The level just expanded is given back (its chunks to the pool, its bitset as
-		// the next dense frontier), but only after the next AfterLevel call: until then
-		// the callback may still be reading it. The last one is never given back.
-		done := cur
-		cur = next
-		if cur.count > 0 {
-			if d+1 > sp.DepthBound() {
-				return nil, fmt.Errorf("builder: remoteness %d is beyond the space's depth bound %d (the bound is wrong)", d+1, sp.DepthBound())
-			}
-			counts = append(counts, cur.count)
-			if opt.AfterLevel != nil {
-				if err := opt.AfterLevel(r.levelOf(d+1, cur)); err != nil {
-					return nil, fmt.Errorf("builder: after level %d: %w", d+1, err)
-				}
-			}
-		}
-		if cur.count > 0 || opt.AfterLevel == nil {
-			r.chunks.put(done.lists)
-		}
-		// Else done is the last level AfterLevel was given, which it may still be
-		// reading (a levellog.Log encodes it in the background until the log is closed):
-		// its chunks stay out of the pool, so no trim releases them, and are released
-		// with the pool once nothing holds it (Level.Keep).
-		// Keep as many free chunks as the next level will likely need.
-		r.chunks.trim(len(cur.lists) + len(cur.lists)/4 + len(r.workers))
-		spare = frontier{words: done.words, buf: done.buf} // cleared when it is reused
+	if counts, err = r.levels(ctx, cur, counts); err != nil {
+		return nil, err
 	}
-
 	r.chunks.trim(0)
 	res := &Result{Values: r.values, Counts: counts, Reached: r.reached.Load()}
 	if err := r.classifyUnreached(ctx, res); err != nil {
