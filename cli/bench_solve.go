@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime"
@@ -48,28 +49,9 @@ func runBenchKorf(e *env, args []string) error {
 	if err := checkWorkers("workers", *workers); err != nil {
 		return err
 	}
-	all := benchmarks.Korf()
-	if *file != "" {
-		if all, err = benchmarks.ReadKorf(*file); err != nil {
-			return err
-		}
-	}
-	inst := all
-	if *ids != "" {
-		var list []int
-		for _, f := range strings.Split(*ids, ",") {
-			id, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil {
-				return fmt.Errorf("%w: --ids: %q is not an instance id", errUsage, f)
-			}
-			list = append(list, id)
-		}
-		if inst, err = benchmarks.SelectKorf(all, list); err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
-		}
-	}
-	if *first > 0 && *first < len(inst) {
-		inst = inst[:*first]
+	inst, err := korfInstances(*file, *ids, *first)
+	if err != nil {
+		return err
 	}
 	t0 := time.Now()
 	algo, set, closeSet, err := sf.setup()
@@ -130,34 +112,7 @@ func runBenchKorf(e *env, args []string) error {
 		}
 	}
 	if *asJSON {
-		type jsonRow struct {
-			ID          int     `json:"id"`
-			Length      int     `json:"length"`
-			Optimal     int     `json:"optimal"`
-			Expanded    uint64  `json:"expanded"`
-			Generated   uint64  `json:"generated"`
-			Seconds     float64 `json:"seconds"`
-			NodesPerSec float64 `json:"generated_per_second"`
-		}
-		doc := struct {
-			Algo        string    `json:"algo"`
-			Heuristic   string    `json:"heuristic"`
-			Workers     int       `json:"workers"`
-			LoadSeconds float64   `json:"load_seconds"`
-			WallSeconds float64   `json:"wall_seconds"`
-			Instances   []jsonRow `json:"instances"`
-			Total       jsonRow   `json:"total"`
-			Wrong       []int     `json:"wrong"`
-		}{Algo: *sf.algo, Heuristic: h.Name(), Workers: *workers, LoadSeconds: load.Seconds(), WallSeconds: wall.Seconds(), Wrong: wrong}
-		for _, r := range rows {
-			doc.Instances = append(doc.Instances, jsonRow{r.ID, r.Length, r.Optimal, r.Expanded, r.Generated, r.Seconds, rate(r)})
-		}
-		doc.Total = jsonRow{0, tot.Length, tot.Optimal, tot.Expanded, tot.Generated, tot.Seconds, rate(tot)}
-		if doc.Wrong == nil {
-			doc.Wrong = []int{}
-		}
-		b, _ := json.Marshal(doc)
-		out.Write(append(b, '\n'))
+		writeKorfJSON(out, korfRun{algo: *sf.algo, heuristic: h.Name(), workers: *workers, load: load, wall: wall}, rows, tot, wrong, rate)
 	} else {
 		fmt.Fprintf(out, "%4s %6d %7d %15s %15s %9.3f %12s\n", "all", tot.Length, tot.Optimal, commas(tot.Expanded),
 			commas(tot.Generated), tot.Seconds, commas(uint64(rate(tot))))
@@ -173,6 +128,76 @@ func runBenchKorf(e *env, args []string) error {
 		return fmt.Errorf("instances %v: length differs from the listed optimum", wrong)
 	}
 	return nil
+}
+
+// korfInstances returns the instances a bench korf command asks for: Korf's 100 or those
+// of file, those of ids, the first first of them (0: all).
+func korfInstances(file, ids string, first int) ([]benchmarks.KorfInstance, error) {
+	all := benchmarks.Korf()
+	if file != "" {
+		var err error
+		if all, err = benchmarks.ReadKorf(file); err != nil {
+			return nil, err
+		}
+	}
+	inst := all
+	if ids != "" {
+		var list []int
+		for _, f := range strings.Split(ids, ",") {
+			id, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil {
+				return nil, fmt.Errorf("%w: --ids: %q is not an instance id", errUsage, f)
+			}
+			list = append(list, id)
+		}
+		var err error
+		if inst, err = benchmarks.SelectKorf(all, list); err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	if first > 0 && first < len(inst) {
+		inst = inst[:first]
+	}
+	return inst, nil
+}
+
+// korfRun is what a bench korf run reports beside its rows.
+type korfRun struct {
+	algo, heuristic string
+	workers         int
+	load, wall      time.Duration
+}
+
+// writeKorfJSON writes a bench korf run as one JSON document.
+func writeKorfJSON(out io.Writer, run korfRun, rows []benchmarks.KorfRow, tot benchmarks.KorfRow, wrong []int, rate func(benchmarks.KorfRow) float64) {
+	type jsonRow struct {
+		ID          int     `json:"id"`
+		Length      int     `json:"length"`
+		Optimal     int     `json:"optimal"`
+		Expanded    uint64  `json:"expanded"`
+		Generated   uint64  `json:"generated"`
+		Seconds     float64 `json:"seconds"`
+		NodesPerSec float64 `json:"generated_per_second"`
+	}
+	doc := struct {
+		Algo        string    `json:"algo"`
+		Heuristic   string    `json:"heuristic"`
+		Workers     int       `json:"workers"`
+		LoadSeconds float64   `json:"load_seconds"`
+		WallSeconds float64   `json:"wall_seconds"`
+		Instances   []jsonRow `json:"instances"`
+		Total       jsonRow   `json:"total"`
+		Wrong       []int     `json:"wrong"`
+	}{Algo: run.algo, Heuristic: run.heuristic, Workers: run.workers, LoadSeconds: run.load.Seconds(), WallSeconds: run.wall.Seconds(), Wrong: wrong}
+	for _, r := range rows {
+		doc.Instances = append(doc.Instances, jsonRow{r.ID, r.Length, r.Optimal, r.Expanded, r.Generated, r.Seconds, rate(r)})
+	}
+	doc.Total = jsonRow{0, tot.Length, tot.Optimal, tot.Expanded, tot.Generated, tot.Seconds, rate(tot)}
+	if doc.Wrong == nil {
+		doc.Wrong = []int{}
+	}
+	b, _ := json.Marshal(doc)
+	out.Write(append(b, '\n'))
 }
 
 // runBenchAStar is `tablesmith bench astar`: the 8-puzzle comparison (benchmarks/RESULTS.md) of A*

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/serve"
@@ -137,90 +138,14 @@ func runSolve(e *env, args []string) error {
 		return err
 	}
 	defer closeSet()
-	goal := slide.BlankLast
-	switch {
-	case *goalName != "":
-		if goal, err = slide.ParseGoal(*goalName); err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
-		}
-		if set != nil && set.Goal() != goal.String() {
-			return fmt.Errorf("%w: the pattern databases in %s are for the %s goal, not --goal %v", errUsage, *sf.pdbDir, set.Goal(), goal)
-		}
-	case set != nil:
-		if goal, err = slide.ParseGoal(set.Goal()); err != nil {
-			return err
-		}
+	goal, fixed, err := solveBoard(sf, set, *goalName, *rows, *cols)
+	if err != nil {
+		return err
 	}
-	var fixed *slide.Geometry
-	switch {
-	case *rows != 0:
-		if fixed, err = slide.NewGeometry(*rows, *cols); err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
-		}
-		if set != nil && (set.Rows() != *rows || set.Cols() != *cols) {
-			return fmt.Errorf("%w: the pattern databases in %s are for %d×%d boards, not %v", errUsage, *sf.pdbDir, set.Rows(), set.Cols(), fixed)
-		}
-	case set != nil:
-		if fixed, err = slide.NewGeometry(set.Rows(), set.Cols()); err != nil {
-			return err
-		}
-	}
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	heuristics := map[[2]int]solver.Heuristic{}
-	solve := func(state string) solveLine {
-		state = strings.TrimSpace(state)
-		geo := fixed
-		if geo == nil {
-			r, c, err := inferSize(state)
-			if err != nil {
-				return solveLine{State: state, Error: err.Error()}
-			}
-			if geo, err = slide.NewGeometry(r, c); err != nil {
-				return solveLine{State: state, Error: err.Error()}
-			}
-		}
-		board, err := geo.Parse(state)
-		if err != nil {
-			return solveLine{State: state, Error: err.Error()}
-		}
-		state = geo.Format(board)
-		h := heuristics[[2]int{geo.Rows, geo.Cols}]
-		if h == nil {
-			if h, err = sf.heuristicFor(geo, goal, set); err != nil {
-				return solveLine{State: state, Error: err.Error()}
-			}
-			heuristics[[2]int{geo.Rows, geo.Cols}] = h
-		}
-		sctx, cancel := ctx, context.CancelFunc(func() {})
-		if *timeout > 0 {
-			sctx, cancel = context.WithTimeout(ctx, *timeout)
-		}
-		res, err := algo(sctx, h, board, solver.Options{MaxNodes: *sf.maxNodes})
-		cancel()
-		switch {
-		case errors.Is(err, solver.ErrUnsolvable):
-			// A valid state that cannot reach the goal is an answer, not an error (as
-			// "reachable":false is for query).
-			f := false
-			return solveLine{State: state, Solvable: &f}
-		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-			return solveLine{State: state, Error: fmt.Sprintf("gave up after --timeout %v", *timeout)}
-		case err != nil:
-			return solveLine{State: state, Error: err.Error()}
-		}
-		line := solveLine{State: state, Length: &res.Length, Expanded: &res.Expanded, moves: solver.Moves(res.Path)}
-		secs := res.Elapsed.Seconds()
-		line.Seconds = &secs
-		if *sf.algo == "astar" {
-			line.MaxHeap = &res.MaxHeap
-		}
-		for _, b := range res.Path {
-			line.Path = append(line.Path, geo.Format(b))
-		}
-		return line
-	}
+	ss := &stateSolver{ctx: ctx, sf: sf, algo: algo, set: set, goal: goal, fixed: fixed, timeout: *timeout,
+		heuristics: map[[2]int]solver.Heuristic{}}
 
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
@@ -235,7 +160,7 @@ func runSolve(e *env, args []string) error {
 		}
 	}
 	answer := func(state string) {
-		line := solve(state)
+		line := ss.solve(state)
 		if line.Error != "" {
 			failed = true
 		}
@@ -336,4 +261,105 @@ func openPDBSet(dir string) (solver.PatternSet, error) {
 		return nil, err // not a typed nil in the interface
 	}
 	return set, nil
+}
+
+// solveBoard resolves the goal and the board's geometry from the flags and the pattern
+// databases' set (nil geometry: read from each state), refusing flags the set disagrees
+// with as usage errors.
+func solveBoard(sf *searchFlags, set solver.PatternSet, goalName string, rows, cols int) (goal slide.Goal, fixed *slide.Geometry, err error) {
+	goal = slide.BlankLast
+	switch {
+	case goalName != "":
+		if goal, err = slide.ParseGoal(goalName); err != nil {
+			return goal, nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if set != nil && set.Goal() != goal.String() {
+			return goal, nil, fmt.Errorf("%w: the pattern databases in %s are for the %s goal, not --goal %v", errUsage, *sf.pdbDir, set.Goal(), goal)
+		}
+	case set != nil:
+		if goal, err = slide.ParseGoal(set.Goal()); err != nil {
+			return goal, nil, err
+		}
+	}
+	switch {
+	case rows != 0:
+		if fixed, err = slide.NewGeometry(rows, cols); err != nil {
+			return goal, nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if set != nil && (set.Rows() != rows || set.Cols() != cols) {
+			return goal, nil, fmt.Errorf("%w: the pattern databases in %s are for %d×%d boards, not %v", errUsage, *sf.pdbDir, set.Rows(), set.Cols(), fixed)
+		}
+	case set != nil:
+		if fixed, err = slide.NewGeometry(set.Rows(), set.Cols()); err != nil {
+			return goal, nil, err
+		}
+	}
+	return goal, fixed, nil
+}
+
+// stateSolver solves the states of one solve command, one at a time, keeping a heuristic
+// per board size.
+type stateSolver struct {
+	ctx        context.Context
+	sf         *searchFlags
+	algo       solver.Algo
+	set        solver.PatternSet
+	goal       slide.Goal
+	fixed      *slide.Geometry // nil: the geometry of each state
+	timeout    time.Duration
+	heuristics map[[2]int]solver.Heuristic
+}
+
+// solve answers one state: its optimal solution, or why there is none.
+func (ss *stateSolver) solve(state string) solveLine {
+	state = strings.TrimSpace(state)
+	geo := ss.fixed
+	if geo == nil {
+		r, c, err := inferSize(state)
+		if err != nil {
+			return solveLine{State: state, Error: err.Error()}
+		}
+		if geo, err = slide.NewGeometry(r, c); err != nil {
+			return solveLine{State: state, Error: err.Error()}
+		}
+	}
+	board, err := geo.Parse(state)
+	if err != nil {
+		return solveLine{State: state, Error: err.Error()}
+	}
+	state = geo.Format(board)
+	h := ss.heuristics[[2]int{geo.Rows, geo.Cols}]
+	if h == nil {
+		if h, err = ss.sf.heuristicFor(geo, ss.goal, ss.set); err != nil {
+			return solveLine{State: state, Error: err.Error()}
+		}
+		ss.heuristics[[2]int{geo.Rows, geo.Cols}] = h
+	}
+	sctx, cancel := ss.ctx, context.CancelFunc(func() {})
+	if ss.timeout > 0 {
+		sctx, cancel = context.WithTimeout(ss.ctx, ss.timeout)
+	}
+	res, err := ss.algo(sctx, h, board, solver.Options{MaxNodes: *ss.sf.maxNodes})
+	cancel()
+	switch {
+	case errors.Is(err, solver.ErrUnsolvable):
+		// A valid state that cannot reach the goal is an answer, not an error (as
+		// "reachable":false is for query).
+		f := false
+		return solveLine{State: state, Solvable: &f}
+	case errors.Is(err, context.DeadlineExceeded) && ss.ctx.Err() == nil:
+		return solveLine{State: state, Error: fmt.Sprintf("gave up after --timeout %v", ss.timeout)}
+	case err != nil:
+		return solveLine{State: state, Error: err.Error()}
+	}
+	line := solveLine{State: state, Length: &res.Length, Expanded: &res.Expanded, moves: solver.Moves(res.Path)}
+	secs := res.Elapsed.Seconds()
+	line.Seconds = &secs
+	if *ss.sf.algo == "astar" {
+		line.MaxHeap = &res.MaxHeap
+	}
+	for _, b := range res.Path {
+		line.Path = append(line.Path, geo.Format(b))
+	}
+	return line
 }
