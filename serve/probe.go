@@ -245,15 +245,25 @@ func moves(src Source, state string) ([]Result, error) {
 // opponent), best first, and with opt.Path the principal line to the end of the game
 // (positions and the moves between them; a win/draw/loss-only set has none and answers
 // tables.ErrNoRemoteness).
+//
+// Without opt.Moves and opt.Path the position's own tier answers alone: no move is
+// generated and no other tier read (a damaged or missing tier a move leads into does not
+// matter to it).
 func probeGame(s *tables.Set, state string, opt ProbeOptions) Result {
-	a, ms, err := s.Moves(state)
+	var (
+		a   tables.Answer
+		ms  []tables.MoveAnswer
+		err error
+	)
+	if opt.Moves {
+		a, ms, err = s.Moves(state)
+	} else {
+		a, err = s.Lookup(state)
+	}
 	if err != nil {
 		return failed(state, err)
 	}
 	r := resultOf(a)
-	if !opt.Moves {
-		ms = nil
-	}
 	r.Moves = make([]Result, 0, len(ms))
 	for _, m := range ms {
 		mr := resultOf(m.Answer)

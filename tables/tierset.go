@@ -30,6 +30,20 @@ var ErrOtherRules = fmt.Errorf("built under other rules")
 // asked of a win/draw/loss-only set.
 var ErrNoRemoteness = errors.New("a win/draw/loss-only set has no remoteness to follow a line; use a full set")
 
+// ErrIncompleteSet marks a position the set cannot answer in full because a tier one of
+// its moves leads into is not in the set: the set is incomplete (a server-side
+// condition), not the question wrong.
+var ErrIncompleteSet = errors.New("incomplete set")
+
+// errTierMissing marks a position whose tier the set does not hold (lookupTier).
+var errTierMissing = errors.New("tier not in the set")
+
+// noText wraps an error for errors.Is without adding to the message.
+type noText struct{ err error }
+
+func (n noText) Error() string { return "" }
+func (n noText) Unwrap() error { return n.err }
+
 // tierSet is what a Set holds of a tiered game's set.
 type tierSet struct {
 	g      games.TieredGame
@@ -279,8 +293,8 @@ func (s *Set) lookupTier(state string) (Answer, *Table, error) {
 	}
 	tab, ok := s.tiers.byTier[t]
 	if !ok {
-		return Answer{}, nil, fmt.Errorf("%w: %s %s is not in this set (it holds %s)", ErrBadState, g.TierNoun(), g.TierName(t),
-			strings.Join(s.tiers.names, ", "))
+		return Answer{}, nil, fmt.Errorf("%w: %s %s is not in this set (it holds %s)%w", ErrBadState, g.TierNoun(), g.TierName(t),
+			strings.Join(s.tiers.names, ", "), noText{errTierMissing})
 	}
 	a, err := tab.Lookup(state)
 	return a, tab, err
@@ -319,6 +333,11 @@ func (s *Set) Moves(state string) (Answer, []MoveAnswer, error) {
 			continue
 		}
 		b, _, err := s.lookupTier(next[i])
+		if errors.Is(err, errTierMissing) {
+			t, _ := s.tiers.g.TierOf(next[i])
+			return Answer{}, nil, fmt.Errorf("%w: the move %s from %s leads into %s %s, which this set lacks: build it into the set",
+				ErrIncompleteSet, m, a.State, s.tiers.g.TierNoun(), s.tiers.g.TierName(t))
+		}
 		if err != nil {
 			return Answer{}, nil, fmt.Errorf("move %s: %w", m, err)
 		}
@@ -358,7 +377,7 @@ func moveRank(a Answer) int {
 // lead round in a circle, so following one need not end).
 func (s *Set) Line(state string) (positions, moves []string, err error) {
 	if s.tiers != nil && s.tiers.outcomeOnly {
-		return nil, nil, fmt.Errorf("tables: %s: %w", s.dir, ErrNoRemoteness)
+		return nil, nil, fmt.Errorf("tables: %w", ErrNoRemoteness)
 	}
 	a, ms, err := s.Moves(state)
 	if err != nil || a.Outcome == values.Draw {
