@@ -77,7 +77,7 @@ func (s *Set) openTierSet(m *format.Manifest) error {
 		return fmt.Errorf("tables: %s: %s is not a two-player game solved by tiers: %w", s.manifestPath(), m.Game, format.ErrCorrupt)
 	}
 	otherRules := func() error {
-		return fmt.Errorf("tables: %s: built under other rules (%q; this tablesmith plays %q): %w", s.manifestPath(), m.Rules, g.RulesID(), ErrOtherRules)
+		return fmt.Errorf("tables: %s: %w (%q; this tablesmith plays %q)", s.manifestPath(), ErrOtherRules, m.Rules, g.RulesID())
 	}
 	if len(m.Members) == 0 && m.Rules != g.RulesID() {
 		return otherRules()
@@ -119,7 +119,7 @@ func (s *Set) openTierSet(m *format.Manifest) error {
 		tab.lazy = &lazyMember{
 			open: func(tab *Table) error {
 				if err := s.openTierMember(tab, g, t, x, encoding); err != nil {
-					return fmt.Errorf("tables: %s %s: %w", g.TierNoun(), x.Name, err)
+					return fmt.Errorf("tables: %s %s: %w", g.TierNoun(), x.Name, s.fdHint(err))
 				}
 				return nil
 			},
@@ -154,7 +154,7 @@ func (s *Set) statTierMember(x format.Member) error {
 		return oerr
 	}
 	if st.Size() != x.Bytes {
-		return fmt.Errorf("tables: %s has %d bytes, the manifest says %d: %w", path, st.Size(), x.Bytes, format.ErrCorrupt)
+		return fmt.Errorf("%s has %d bytes, the manifest says %d: %w", path, st.Size(), x.Bytes, format.ErrCorrupt)
 	}
 	return nil
 }
@@ -162,17 +162,26 @@ func (s *Set) statTierMember(x format.Member) error {
 // OpenMembers opens every member of a tiered game's set not opened yet, side by side, and
 // returns the first member's error in the manifest's order (nil for other sets, whose
 // members OpenSet opens). A member that cannot be opened leaves the others usable: its
-// own lookups return the same error.
+// own lookups try again and say why. Members stay open, one file descriptor each: a set
+// with more members than the limit on open files allows is refused before any is
+// opened, with the limit it needs.
 func (s *Set) OpenMembers() error {
 	if s.tiers == nil {
 		return nil
 	}
+	n := 0
 	for _, t := range s.members {
 		if t.stage.Load() < stageOpen {
-			return openTables(s.members) // each member opened already returns at once
+			n++
 		}
 	}
-	return nil
+	if n == 0 {
+		return nil
+	}
+	if err := s.checkFDs(n); err != nil {
+		return err
+	}
+	return openTables(s.members) // each member opened already returns at once
 }
 
 // openTables opens the members tabs side by side (a whole game's 318 in a third of the
@@ -210,15 +219,15 @@ func (s *Set) openTierMember(tab *Table, g games.TieredGame, t games.Tier, x for
 	want, _ := marshalParams(g.TierParams(t))
 	switch {
 	case r.FileSize() != x.Bytes:
-		err = fmt.Errorf("tables: %s has %d bytes, the manifest says %d: %w", path, r.FileSize(), x.Bytes, format.ErrCorrupt)
+		err = fmt.Errorf("%s has %d bytes, the manifest says %d: %w", path, r.FileSize(), x.Bytes, format.ErrCorrupt)
 	case meta.Game != g.Name() || string(meta.Params) != string(want) || meta.Encoding != encoding || meta.Slots != g.TierSize(t):
-		err = fmt.Errorf("tables: %s is %s %s (%s, %d slots), the manifest says %s %s (%s): %w",
+		err = fmt.Errorf("%s is %s %s (%s, %d slots), the manifest says %s %s (%s): %w",
 			path, meta.Game, meta.Params, meta.Encoding, meta.Slots, g.TierNoun(), x.Name, encoding, format.ErrCorrupt)
 	case meta.Index == "" || !slices.Contains(g.Schemes(), meta.Index):
-		err = fmt.Errorf("tables: %s: index scheme %q, not one of %s's (%s): %w", path, meta.Index, g.Name(),
+		err = fmt.Errorf("%s: index scheme %q, not one of %s's (%s): %w", path, meta.Index, g.Name(),
 			strings.Join(g.Schemes(), ", "), format.ErrCorrupt)
 	case !wdl.Valid():
-		err = fmt.Errorf("tables: %s: a win/loss/draw table with %d-bit codes: %w", path, meta.CodeBits, format.ErrCorrupt)
+		err = fmt.Errorf("%s: a win/loss/draw table with %d-bit codes: %w", path, meta.CodeBits, format.ErrCorrupt)
 	}
 	if err != nil {
 		r.Close()
