@@ -132,6 +132,9 @@ func (s *Server) add(path string, top bool) error {
 		}
 		return fmt.Errorf("serve: %s is a directory but not a set", path)
 	default:
+		if err := CheckNotManifest(path); err != nil {
+			return err
+		}
 		t, err := tables.Open(path)
 		if err != nil {
 			return err

@@ -29,7 +29,19 @@ func OpenSource(path string) (Source, error) {
 	if err := CheckNotSetDir(path); err != nil {
 		return nil, err
 	}
+	if err := CheckNotManifest(path); err != nil {
+		return nil, err
+	}
 	return tables.Open(path)
+}
+
+// CheckNotManifest returns an error saying to give the directory when path is a set's
+// manifest (DIR/manifest.json), which is no table file.
+func CheckNotManifest(path string) error {
+	if filepath.Base(path) == tables.ManifestName && tables.IsSet(filepath.Dir(path)) {
+		return fmt.Errorf("%s is the manifest of a set, not a table file: give the set's directory, %s", path, filepath.Dir(path))
+	}
+	return nil
 }
 
 // IsTwoPlayer reports whether src is a two-player game's set, whose positions `query`
