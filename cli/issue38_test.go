@@ -1,9 +1,13 @@
 package cli
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tablesmith/tablesmith/format"
 )
 
 // TestQueryPathOnLoneSectorFile (issue 38, item 5): --path on one sector's file of a set
@@ -30,5 +34,46 @@ func TestQueryPathOnLoneSectorFile(t *testing.T) {
 	code, _, stderr = runCmd(t, "", "query", filepath.Join(dir, "manifest.json"), pos)
 	if code == exitOK || !strings.Contains(stderr, "give the set's directory, "+dir) {
 		t.Errorf("query DIR/manifest.json: exit %d: %s", code, stderr)
+	}
+}
+
+// TestVerifyLegacyManifestSaysWhatWasNotChecked (issue 38, item 6): verify of a set whose
+// manifest (of an earlier format) records no SHA-256 never claims the SHA-256 matched: it
+// says they were not checked.
+func TestVerifyLegacyManifestSaysWhatWasNotChecked(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "m")
+	if code, _, stderr := runCmd(t, "", "build", "mill", "--max-stones", "6", "--workers", "2", "-o", dir); code != exitOK {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	m, err := format.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type sector struct {
+		Sector string `json:"sector"`
+		File   string `json:"file"`
+		Bytes  int64  `json:"bytes"`
+	}
+	old := struct {
+		Format  string   `json:"format"`
+		Version int      `json:"version"`
+		Game    string   `json:"game"`
+		Rules   string   `json:"rules"`
+		Sectors []sector `json:"sectors"`
+	}{Format: "tablesmith-sector-set", Version: 1, Game: m.Game, Rules: m.Rules}
+	for _, x := range m.Members {
+		old.Sectors = append(old.Sectors, sector{x.Name, x.File, x.Bytes})
+	}
+	b, _ := json.Marshal(old)
+	if err := os.WriteFile(filepath.Join(dir, format.ManifestName), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"verify", dir}, {"verify", "--checksums-only", dir}, {"verify", "--tier", "3-3", dir}} {
+		code, out, stderr := runCmd(t, "", args...)
+		if code != exitOK || strings.Contains(out, "SHA-256 match") || strings.Contains(out, "SHA-256 and") ||
+			!strings.Contains(out, "SHA-256 not checked") {
+			t.Errorf("%q: exit %d: %s%s", args, code, out, stderr)
+		}
 	}
 }
