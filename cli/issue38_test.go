@@ -77,3 +77,31 @@ func TestVerifyLegacyManifestSaysWhatWasNotChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanVerifyRefusesOtherRules (issue 38, item 8): plan verify refuses a set built
+// under other rules, as verify (and every other command) does.
+func TestPlanVerifyRefusesOtherRules(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "m")
+	if code, _, stderr := runCmd(t, "", "build", "mill", "--max-stones", "6", "--workers", "2", "-o", dir); code != exitOK {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	if code, out, stderr := runCmd(t, "", "plan", "verify", dir); code != exitOK {
+		t.Fatalf("plan verify: exit %d: %s%s", code, out, stderr)
+	}
+	m, err := format.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Rules = "mill-v1-0000000000000000"
+	b, _ := json.Marshal(m)
+	if err := os.WriteFile(filepath.Join(dir, format.ManifestName), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"verify", dir}, {"plan", "verify", dir}} {
+		code, out, stderr := runCmd(t, "", args...)
+		if code != exitFail || strings.Count(out+stderr, "built under other rules") != 1 {
+			t.Errorf("%q: exit %d: %s%s", args, code, out, stderr)
+		}
+	}
+}

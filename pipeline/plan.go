@@ -242,7 +242,7 @@ func pdbEncodingFlag(enc string) string {
 func VerifyUnits(dir string, opt PlanOptions) ([]Unit, error) {
 	m, err := format.ReadManifest(dir)
 	if err != nil {
-		return nil, fmt.Errorf("build: %w", err)
+		return nil, fmt.Errorf("plan verify: %w", err)
 	}
 	var out []Unit
 	if m.Kind == format.SetTiers {
@@ -254,9 +254,19 @@ func VerifyUnits(dir string, opt PlanOptions) ([]Unit, error) {
 		for _, x := range m.Members {
 			t, err := g.ParseTier(x.Name)
 			if err != nil {
-				return nil, fmt.Errorf("build: %s: %w: %w", filepath.Join(dir, format.ManifestName), err, format.ErrCorrupt)
+				return nil, fmt.Errorf("plan verify: %s: %w: %w", filepath.Join(dir, format.ManifestName), err, format.ErrCorrupt)
+			}
+			// A set every other command refuses (tables.OpenSet) is refused here too:
+			// its units would only fail, one by one, on the cluster.
+			if !games.AcceptsRules(g, m.Rules, t) {
+				return nil, fmt.Errorf("plan verify: %s: built under other rules (%q; this tablesmith plays %q): verify, query and serve refuse it",
+					filepath.Join(dir, format.ManifestName), m.Rules, g.RulesID())
 			}
 			tiers = append(tiers, t)
+		}
+		if len(m.Members) == 0 && m.Rules != g.RulesID() {
+			return nil, fmt.Errorf("plan verify: %s: built under other rules (%q; this tablesmith plays %q): verify, query and serve refuse it",
+				filepath.Join(dir, format.ManifestName), m.Rules, g.RulesID())
 		}
 		// read is the slots a check of the tiers ts holds: theirs, and those their moves
 		// lead into.
