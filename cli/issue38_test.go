@@ -105,3 +105,24 @@ func TestPlanVerifyRefusesOtherRules(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildChecksEveryOutputPathFirst (issue 38, item 9): a symbolic link at the output
+// path of the last unit of a build is refused before the first unit is built.
+func TestBuildChecksEveryOutputPathFirst(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "m")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// 4-3 and 3-4 are built after 3-3, which their captures lead into.
+	if err := os.Symlink(filepath.Join(t.TempDir(), "elsewhere.tsm"), filepath.Join(dir, "sector-4-3.tsm")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCmd(t, "", "build", "mill", "--max-stones", "7", "--workers", "2", "-o", dir)
+	if code != exitFail || !strings.Contains(stderr, "sector-4-3.tsm is a symbolic link") {
+		t.Fatalf("exit %d: %s%s", code, out, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sector-3-3.tsm")); err == nil {
+		t.Error("sector 3-3 was built before the refusal")
+	}
+}

@@ -283,6 +283,16 @@ func BuildTierSet(ctx context.Context, g games.TieredGame, dir string, plan []Ti
 	if _, err := readTierManifestFor(g, dir, kind); err != nil {
 		return err
 	}
+	// So is an output path of any unit that could not be written (a symbolic link, a
+	// directory, a FIFO): one stat a tier, rather than a refusal when its unit comes up,
+	// hours in.
+	for _, u := range plan {
+		for _, t := range u.Tiers {
+			if err := safefile.CheckOutput(filepath.Join(dir, tierFile(g, t))); err != nil {
+				return fmt.Errorf("build: %w (nothing was built)", err)
+			}
+		}
+	}
 	var mu sync.Mutex
 	if progress := opt.Progress; progress != nil {
 		opt.Progress = func(u string, p retro.Progress) { mu.Lock(); defer mu.Unlock(); progress(u, p) }
