@@ -301,7 +301,18 @@ func BuildTierSet(ctx context.Context, g games.TieredGame, dir string, plan []Ti
 		opt.UnitDone = func(u TierUnit, m []TierMember, skipped bool) { mu.Lock(); defer mu.Unlock(); done(u, m, skipped) }
 	}
 	units := TierPlanUnits(g, dir, plan, PlanOptions{})
-	return RunUnits(ctx, units, RunOptions{Jobs: opt.Jobs, MemBytes: sysmem.Available()}, func(ctx context.Context, i int) error {
+	// A unit whose arrays alone (the plan's estimate less its margin) exceed what this
+	// process may use — the machine's memory, its cgroup's limit (a container, a Slurm
+	// job), ulimit -v — is refused before any work, rather than killed or dying with the
+	// Go runtime's "out of memory" hours in.
+	lim := sysmem.Current()
+	for _, u := range units {
+		if arrays := u.MemBytes*4/5 - min(u.MemBytes*4/5, overheadBytes); lim.Bytes > 0 && arrays > lim.Bytes {
+			return fmt.Errorf("build: unit %s needs about %s of memory for its %d positions; this process may use %s: raise the limit or build it on a larger machine (tablesmith plan says what each unit needs)",
+				u.ID, HumanBytes(arrays), u.Slots, lim)
+		}
+	}
+	return RunUnits(ctx, units, RunOptions{Jobs: opt.Jobs, MemBytes: lim.Bytes}, func(ctx context.Context, i int) error {
 		_, err := BuildTierUnit(ctx, g, dir, plan[i], opt)
 		return err
 	})
