@@ -123,13 +123,27 @@ func dispatch(e *env, args []string) int {
 		case errors.Is(err, errSilentFail), stdoutFailed(e, err):
 			return exitFail // reported already, or by run
 		default:
-			fmt.Fprintf(e.stderr, "tablesmith %s: %v\n", c.name, err)
+			fmt.Fprintf(e.stderr, "tablesmith %s: %s\n", c.name, untagged(c.name, err))
 			return exitFail
 		}
 	}
 	fmt.Fprintf(e.stderr, "tablesmith: unknown command %q\n", args[0])
 	usage(e.stderr)
 	return exitUsage
+}
+
+// untagged is err's message without the tags of the packages it passed through that
+// repeat the command's name ("tablesmith convert: convert: build: …" says "convert" and
+// "build" once, as "tablesmith convert: …").
+func untagged(cmd string, err error) string {
+	msg := err.Error()
+	for {
+		trimmed := strings.TrimPrefix(strings.TrimPrefix(msg, cmd+": "), "build: ")
+		if trimmed == msg {
+			return msg
+		}
+		msg = trimmed
+	}
 }
 
 // stdoutFailed reports whether err is (or wraps) the failed write to standard output
