@@ -573,13 +573,15 @@ func checkPosition[C games.Code](s *Set, t games.Tier, loaded []tierCodes[C], ch
 	if uint32(got) == want {
 		return ""
 	}
-	o, gr, _ := tab.wdl.Decode(uint32(got))
+	o, gr, ok := tab.wdl.Decode(uint32(got))
 	exp, er, _ := tab.wdl.Decode(want)
 	switch {
 	case tab.outcomeOnly && uint32(got) > values.WDLOnlyWin:
 		return fmt.Sprintf("stored code %d, no win, draw or loss; its moves make it a %v", got, exp)
 	case tab.outcomeOnly:
 		return fmt.Sprintf("stored %v, its moves make it a %v", o, exp)
+	case !ok:
+		return fmt.Sprintf("stored the hole marker (code %d) where a position is; its moves make it %s", got, valueText(exp, er))
 	}
 	return fmt.Sprintf("stored %s, its moves make it %s", valueText(o, gr), valueText(exp, er))
 }

@@ -201,7 +201,8 @@ func TestTierSetRepairedMemberOpens(t *testing.T) {
 	}
 	defer s.Close()
 	const pos = "WWW.....BBB............. W"
-	if _, err := s.Lookup(pos); err == nil || !strings.Contains(err.Error(), "sector 3-3") {
+	// The tier is named, and the package once (not "tables: sector 3-3: tables: …").
+	if _, err := s.Lookup(pos); err == nil || !strings.Contains(err.Error(), "sector 3-3") || strings.Count(err.Error(), "tables: ") != 1 {
 		t.Fatalf("lookup in the damaged member: %v", err)
 	}
 	if err := os.WriteFile(path, good, 0o644); err != nil {
@@ -895,6 +896,22 @@ func TestTierSetVerifyNamesHole(t *testing.T) {
 			!strings.Contains(err.Error(), "inconsistent at slot 0 ") ||
 			!strings.Contains(err.Error(), "sector "+child+", which holds the hole marker") {
 			t.Fatalf("verify %+v: a move into holes verified: %v", v, err)
+		}
+	}
+}
+
+// TestTierSetVerifyNamesOwnHole (issue 38, item 12): a hole forged at a position of the
+// tier checked reads as the hole marker, not "stored outcome(0) in 0".
+func TestTierSetVerifyNamesOwnHole(t *testing.T) {
+	t.Parallel()
+	_, parent := childAndParent()
+	dir := copySet(t, millGame4(t))
+	forge(t, dir, parent, func(codes []uint32) { codes[0] = 0 })
+	for _, v := range verifyVariantsAll {
+		err := verifyVariants(t, dir, parent, []verifyVariant{v})
+		if !errors.Is(err, format.ErrCorrupt) || !strings.Contains(err.Error(), "inconsistent at slot 0 ") ||
+			!strings.Contains(err.Error(), "stored the hole marker (code 0) where a position is") || strings.Contains(err.Error(), "outcome(") {
+			t.Fatalf("verify %+v: %v", v, err)
 		}
 	}
 }
