@@ -1,11 +1,17 @@
 package cli
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/tablesmith/tablesmith/format"
 )
@@ -124,5 +130,78 @@ func TestBuildChecksEveryOutputPathFirst(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "sector-3-3.tsm")); err == nil {
 		t.Error("sector 3-3 was built before the refusal")
+	}
+}
+
+// TestServeStopCutsStalledStream (issue 38, item 12): serve stopped while a stream is in
+// flight past the grace period cuts it and exits 0, saying so, not 1 with "context
+// deadline exceeded". Not parallel: it shortens the grace period and signals the process.
+func TestServeStopCutsStalledStream(t *testing.T) {
+	old := shutdownTimeout
+	shutdownTimeout = 300 * time.Millisecond
+	defer func() { shutdownTimeout = old }()
+	pr, pw := io.Pipe()
+	var stderr syncBuffer
+	e := &env{stdin: strings.NewReader(""), stdout: pw, stderr: &stderr}
+	exit := make(chan int, 1)
+	go func() { exit <- run(e, []string{"serve", "--addr", "127.0.0.1:0", eightTable(t)}); pw.Close() }()
+	first, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no startup line: %v (exit %v, stderr %s)", err, <-exit, stderr.String())
+	}
+	go io.Copy(io.Discard, pr)
+	base := strings.TrimSpace(first[strings.Index(first, "http://"):])
+	body, send := io.Pipe()
+	defer send.Close()
+	resc := make(chan *http.Response, 1)
+	go func() {
+		res, err := http.Post(base+"api/v1/tables/eight/probe?moves=0", "text/plain", body)
+		if err != nil {
+			t.Error(err)
+		}
+		resc <- res
+	}()
+	send.Write([]byte("123456780\n"))
+	res := <-resc
+	if res == nil {
+		t.FailNow()
+	}
+	defer res.Body.Close()
+	if line, err := bufio.NewReader(res.Body).ReadString('\n'); err != nil || !strings.Contains(line, `"remoteness":0`) {
+		t.Fatalf("first answer %q, %v", line, err)
+	}
+	terminateSelf(t) // and the stream sends nothing more
+	select {
+	case code := <-exit:
+		if code != exitOK || !strings.Contains(stderr.String(), "were cut off") || strings.Contains(stderr.String(), "deadline") {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop after SIGTERM")
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
+func (s *syncBuffer) String() string               { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+// TestSbatchFlagRefusesEmpty (issue 38, item 12): --sbatch-flag '' (or a word that is no
+// option) is a usage error, not a job script whose sbatch reads an empty script name.
+func TestSbatchFlagRefusesEmpty(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "p")
+	for _, v := range []string{"", " ", "long"} {
+		code, _, stderr := runCmd(t, "", "plan", "mill", "--max-stones", "7", "-o", dir, "--emit", "slurm", "--sbatch-flag", v)
+		if code != exitUsage || !strings.Contains(stderr, "want one sbatch option") {
+			t.Errorf("--sbatch-flag %q: exit %d: %s", v, code, stderr)
+		}
+	}
+	if code, out, stderr := runCmd(t, "", "plan", "mill", "--max-stones", "7", "-o", dir, "--emit", "slurm", "--sbatch-flag", "--qos=long"); code != exitOK || !strings.Contains(out, "--qos=long") {
+		t.Errorf("--sbatch-flag --qos=long: exit %d: %s", code, stderr)
 	}
 }

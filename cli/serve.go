@@ -27,8 +27,11 @@ const (
 	writeTimeout      = 2 * time.Minute
 	idleTimeout       = 2 * time.Minute
 	maxHeaderBytes    = 64 << 10
-	shutdownTimeout   = 10 * time.Second
 )
+
+// shutdownTimeout is how long a stop lets requests in flight finish (a variable for the
+// tests).
+var shutdownTimeout = 10 * time.Second
 
 // runServe serves the tables until SIGINT or SIGTERM, then lets requests in flight finish
 // (for up to shutdownTimeout) before it returns.
