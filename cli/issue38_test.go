@@ -187,10 +187,14 @@ type syncBuffer struct {
 	b  bytes.Buffer
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
-func (s *syncBuffer) String() string               { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
-// TestSbatchFlagRefusesEmpty (issue 38, item 12): --sbatch-flag '' (or a word that is no
+// TestSbatchFlagRefusesEmpty (issue 38, item 12): --sbatch-flag ” (or a word that is no
 // option) is a usage error, not a job script whose sbatch reads an empty script name.
 func TestSbatchFlagRefusesEmpty(t *testing.T) {
 	t.Parallel()
