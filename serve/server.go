@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -315,19 +316,27 @@ func (s *Server) probeStream(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	out := bufio.NewWriterSize(&idleWriter{w: w, rc: rc, idle: idle}, 32<<10)
+	// A client that stopped taking answers (its write deadline passed, the connection
+	// closed) stops the stream: nothing more of the body is read or answered.
+	ctx, gone := context.WithCancel(r.Context())
+	defer gone()
 	lines := 0
 	emit := func(v any) {
 		b, _ := appendJSON(out.AvailableBuffer(), v)
-		out.Write(append(b, '\n'))
+		if _, err := out.Write(append(b, '\n')); err != nil {
+			gone()
+		}
 		lines++
 	}
 	flush := func() {
 		if out.Buffered() > 0 {
-			out.Flush()
+			if out.Flush() != nil {
+				gone()
+			}
 			rc.Flush()
 		}
 	}
-	err := ReadStates(r.Context(), body, func(state string) { emit(s.answer(e, Probe(e.src, state, opt))) },
+	err := ReadStates(ctx, body, func(state string) { emit(s.answer(e, Probe(e.src, state, opt))) },
 		func(prefix string) { emit(TooLong(prefix)) }, flush)
 	var mbe *http.MaxBytesError
 	switch {
