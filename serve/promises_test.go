@@ -205,3 +205,18 @@ func TestIncompleteSetIsServerSide(t *testing.T) {
 		t.Errorf("a position of a sector not in the set: %d %s", code, body)
 	}
 }
+
+// TestPathOnLoneTierFileRefused (issue 38, item 5, in the API): path=1 on one sector's
+// file of a set is refused (400) rather than silently ignored; without it the file answers.
+func TestPathOnLoneTierFileRefused(t *testing.T) {
+	t.Parallel()
+	dir := promiseSet(t)
+	_, ts := newServer(t, serve.Options{}, filepath.Join(dir, "sector-3-4.tsm"))
+	code, _, body := get(t, probeURL(ts.URL, "sector-3-4", posIn34, "path=1"))
+	if code != 400 || !strings.Contains(body, "line crosses tiers") {
+		t.Errorf("path=1: %d %s", code, body)
+	}
+	if code, _, body := get(t, probeURL(ts.URL, "sector-3-4", posIn34)); code != 200 || !strings.Contains(body, `"value"`) {
+		t.Errorf("without path: %d %s", code, body)
+	}
+}

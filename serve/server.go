@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
@@ -244,6 +245,11 @@ func (s *Server) probeRequest(w http.ResponseWriter, r *http.Request) (*entry, P
 	// the draws and refusing the wins).
 	if set, ok := e.src.(*tables.Set); ok && opt.Path && set.Values() == format.ValuesWDL {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("parameter path=1: %s is a win/draw/loss-only set, which has no remoteness to follow a line; ask without path, or a full set", e.Name))
+		return nil, opt
+	}
+	// Nor has one tier's file of a two-player set: a line crosses tiers.
+	if _, ok := e.src.(*tables.Table); ok && opt.Path && e.Kind == games.KindTwoPlayer {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("parameter path=1: %s is one tier's file of a two-player set, and a line crosses tiers; ask the set for a line", e.Name))
 		return nil, opt
 	}
 	return e, opt
