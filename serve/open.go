@@ -48,7 +48,9 @@ func newHider(path string) *strings.Replacer {
 	slices.SortFunc(forms, func(a, b string) int { return len(b) - len(a) })
 	var pairs []string
 	for _, f := range slices.Compact(forms) {
-		if f == "" || f == "." {
+		// A one-segment relative name is the base name already: replacing it would only
+		// risk rewriting unrelated text that happens to hold it.
+		if f == "" || f == "." || !filepath.IsAbs(f) && !strings.ContainsRune(f, filepath.Separator) {
 			continue
 		}
 		pairs = append(pairs, f+string(filepath.Separator), "", f, base)
