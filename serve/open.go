@@ -47,13 +47,18 @@ func newHider(path string) *strings.Replacer {
 	// at each position.
 	slices.SortFunc(forms, func(a, b string) int { return len(b) - len(a) })
 	var pairs []string
+	sep := string(filepath.Separator)
 	for _, f := range slices.Compact(forms) {
-		// A one-segment relative name is the base name already: replacing it would only
-		// risk rewriting unrelated text that happens to hold it.
-		if f == "" || f == "." || !filepath.IsAbs(f) && !strings.ContainsRune(f, filepath.Separator) {
-			continue
+		switch {
+		case f == "" || f == ".":
+		case !filepath.IsAbs(f) && !strings.Contains(f, sep):
+			// A one-segment relative name ("mill"): only where a path starts (after a
+			// space, a quote, or at the start: see scrub), so that text which merely
+			// holds it ("3/" in a sliding puzzle's rows) is left alone.
+			pairs = append(pairs, " "+f+sep, " ", `"`+f+sep, `"`)
+		default:
+			pairs = append(pairs, f+sep, "", f, base)
 		}
-		pairs = append(pairs, f+string(filepath.Separator), "", f, base)
 	}
 	return strings.NewReplacer(pairs...)
 }
@@ -63,7 +68,7 @@ func (e *entry) scrub(msg string) string {
 	if e.hide == nil {
 		return msg
 	}
-	return e.hide.Replace(msg)
+	return strings.TrimPrefix(e.hide.Replace(" "+msg), " ")
 }
 
 // publicBuild is a build record as an answer shows it: without the host and the command

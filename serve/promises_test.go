@@ -220,3 +220,20 @@ func TestPathOnLoneTierFileRefused(t *testing.T) {
 		t.Errorf("without path: %d %s", code, body)
 	}
 }
+
+// TestRelativePathsHidden (issue 38, item 1): a set served by a relative path is named in
+// errors by its files' base names too; the state field of an answer is never rewritten.
+func TestRelativePathsHidden(t *testing.T) {
+	dir := promiseSet(t)
+	t.Chdir(filepath.Dir(dir)) // not parallel: the working directory is the process's
+	_, ts := newServer(t, serve.Options{}, "mill")
+	damageBlocks(t, filepath.Join(dir, "sector-4-3.tsm"))
+	code, _, body := get(t, probeURL(ts.URL, "mill", posIn34))
+	if code != 500 || !strings.Contains(body, `sector-4-3.tsm`) || strings.Contains(body, "mill/") {
+		t.Errorf("damaged, served as mill: %d %s", code, body)
+	}
+	code, _, body = get(t, probeURL(ts.URL, "mill", "mill/ mill/x W"))
+	if code != 400 || !strings.Contains(body, `"state":"mill/ mill/x W"`) {
+		t.Errorf("a state holding the name: %d %s", code, body)
+	}
+}
