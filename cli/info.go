@@ -242,10 +242,17 @@ func runVerify(e *env, args []string) (err error) {
 					}
 				}
 			}
-			what := "checksums, counts, SHA-256 and the forward consistency of every value"
-			if *sumsOnly {
-				what = "checksums, counts and SHA-256"
+			// A manifest of an earlier format may record no SHA-256 of some members: the
+			// verdict says what was not checked, never that it matched.
+			unsummed, of := unsummed(s.Manifest(), names)
+			checked := []string{"checksums", "counts"}
+			if unsummed < of {
+				checked = append(checked, "SHA-256")
 			}
+			if !*sumsOnly {
+				checked = append(checked, "the forward consistency of every value")
+			}
+			what := strings.Join(checked[:len(checked)-1], ", ") + " and " + checked[len(checked)-1]
 			var err error
 			// The manifest's count: Tables would open every member, which --tier need not.
 			msg := fmt.Sprintf("%d %ss: %s match", len(s.Manifest().Members), noun, what)
@@ -258,6 +265,7 @@ func runVerify(e *env, args []string) (err error) {
 			} else {
 				err = s.Verify(ctx, opt)
 			}
+			msg += unsummedNote(unsummed, of, noun)
 			if werr := report(pos[0], err, msg); werr != nil {
 				return werr
 			}
@@ -277,7 +285,8 @@ func runVerify(e *env, args []string) (err error) {
 			}
 			return errSilentFail
 		}
-		if err := report(pos[0], nil, fmt.Sprintf("manifest and %d member files agree", len(s.Tables()))); err != nil {
+		n, of := unsummed(s.Manifest(), nil)
+		if err := report(pos[0], nil, fmt.Sprintf("manifest and %d member files agree", len(s.Tables()))+unsummedNote(n, of, "member")); err != nil {
 			return err
 		}
 	} else {
@@ -326,4 +335,31 @@ func (w *errWriter) Write(p []byte) (int, error) {
 	n, err := w.w.Write(p)
 	w.err = err
 	return n, err
+}
+
+// unsummed counts the members of m (those called names; all when names is empty) whose
+// SHA-256 the manifest does not record (a manifest of an earlier format), of how many.
+func unsummed(m *format.Manifest, names []string) (n, of int) {
+	for _, x := range m.Members {
+		if len(names) > 0 && !slices.Contains(names, x.Name) {
+			continue
+		}
+		of++
+		if x.SHA256 == "" {
+			n++
+		}
+	}
+	return n, of
+}
+
+// unsummedNote is what a verdict adds when n of the of members checked have no SHA-256
+// recorded: that their SHA-256 was not checked, and why.
+func unsummedNote(n, of int, noun string) string {
+	switch {
+	case n == 0:
+		return ""
+	case n == of:
+		return "; SHA-256 not checked: the manifest, of an earlier format, records none"
+	}
+	return fmt.Sprintf("; SHA-256 not checked for %d of the %d %ss: the manifest, of an earlier format, records none for them", n, of, noun)
 }

@@ -5,6 +5,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -122,14 +123,38 @@ func dispatch(e *env, args []string) int {
 			return exitUsage
 		case errors.Is(err, errSilentFail), stdoutFailed(e, err):
 			return exitFail // reported already, or by run
+		case errors.Is(err, context.Canceled): // SIGINT or SIGTERM (signalContext)
+			fmt.Fprintf(e.stderr, "tablesmith %s: interrupted%s\n", c.name, resumeHint[c.name])
+			return exitFail
 		default:
-			fmt.Fprintf(e.stderr, "tablesmith %s: %v\n", c.name, err)
+			fmt.Fprintf(e.stderr, "tablesmith %s: %s\n", c.name, untagged(c.name, err))
 			return exitFail
 		}
 	}
 	fmt.Fprintf(e.stderr, "tablesmith: unknown command %q\n", args[0])
 	usage(e.stderr)
 	return exitUsage
+}
+
+// resumeHint is what an interrupted command says of going on.
+var resumeHint = map[string]string{
+	"build":   "; run the same command again to resume (the units finished, and checkpoints, are kept)",
+	"convert": "; run the same command again to resume (the tiers converted are kept)",
+	"verify":  "; nothing was changed",
+}
+
+// untagged is err's message without the tags of the packages it passed through that
+// repeat the command's name ("tablesmith convert: convert: build: …" says "convert" and
+// "build" once, as "tablesmith convert: …").
+func untagged(cmd string, err error) string {
+	msg := err.Error()
+	for {
+		trimmed := strings.TrimPrefix(strings.TrimPrefix(msg, cmd+": "), "build: ")
+		if trimmed == msg {
+			return msg
+		}
+		msg = trimmed
+	}
 }
 
 // stdoutFailed reports whether err is (or wraps) the failed write to standard output

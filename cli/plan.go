@@ -43,6 +43,17 @@ type stringList []string
 func (l *stringList) String() string     { return strings.Join(*l, " ") }
 func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
+// sbatchFlags are --sbatch-flag's values: each one sbatch option, never empty (an empty
+// word passed to sbatch would be read as its script's name).
+type sbatchFlags struct{ stringList }
+
+func (l *sbatchFlags) Set(v string) error {
+	if !strings.HasPrefix(strings.TrimSpace(v), "-") {
+		return fmt.Errorf("want one sbatch option such as --qos=long, not %q", v)
+	}
+	return l.stringList.Set(v)
+}
+
 // runPlan implements `tablesmith plan`: the units of work of a set that are not complete
 // yet in DIR, with their dependencies and estimates — as a table, as JSON, or as a bash
 // script that submits one Slurm job per unit (and with --submit, runs it).
@@ -80,7 +91,7 @@ func runPlan(e *env, args []string) error {
 	out := fs.String("o", "", "the set's directory (not for verify)")
 	emit := fs.String("emit", "table", "output: table, json, or slurm (a bash script of sbatch calls)")
 	account := fs.String("account", "", "the Slurm account of every job")
-	var sbatchFlags stringList
+	var sbatchFlags sbatchFlags
 	fs.Var(&sbatchFlags, "sbatch-flag", "one more sbatch option for every job, e.g. --qos=long (repeatable)")
 	submit := fs.Bool("submit", false, "run the Slurm script (bash, saved in DIR/logs) and print the job ids")
 	cores := fs.Int("cores", 8, "cores a unit asks for at most (a unit gets one per 16M slots of work)")
@@ -166,7 +177,7 @@ func runPlan(e *env, args []string) error {
 		return writeText(e, func(w io.Writer) { printPlan(w, dir, units, total, critical, chain) })
 	}
 	script := pipeline.SlurmScript(units, pipeline.SlurmOptions{LogDir: filepath.Join(dir, "logs"),
-		Partition: *slurmPartition, Account: *account, Flags: sbatchFlags})
+		Partition: *slurmPartition, Account: *account, Flags: sbatchFlags.stringList})
 	if !*submit {
 		return printf(e, "%s", script)
 	}

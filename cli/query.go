@@ -4,11 +4,15 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/serve"
+	"github.com/tablesmith/tablesmith/tables"
 )
 
 const queryArgs = "[--json] [--path] FILE|DIR [STATE ...]"
@@ -29,6 +33,11 @@ func runQuery(e *env, args []string) error {
 		return err
 	}
 	defer src.Close()
+	if *withPath {
+		if err := checkPathFlag(pos[0], src); err != nil {
+			return err
+		}
+	}
 
 	opt := serve.ProbeOptions{Path: *withPath, Moves: serve.IsTwoPlayer(src)}
 	answer := func(dst []byte, state string, long bool) ([]byte, bool) {
@@ -84,6 +93,9 @@ func appendQueryLine(b []byte, asJSON bool, line serve.Result) []byte {
 		if line.Remoteness != nil {
 			b = append(strconv.AppendInt(append(b, " in "...), int64(*line.Remoteness), 10), " plies"...)
 		}
+		if line.Over {
+			b = append(b, " (over by the rules)"...)
+		}
 		for i, m := range line.Moves {
 			sep := "; moves "
 			if i > 0 {
@@ -107,4 +119,31 @@ func appendQueryLine(b []byte, asJSON bool, line serve.Result) []byte {
 		}
 	}
 	return append(b, '\n')
+}
+
+// checkPathFlag refuses --path, before any state is read, where no state could have a
+// path or line: a win/draw/loss-only set (no remoteness to follow, whatever the
+// position), and a lone tier file of a two-player game (a line crosses tiers: the set's
+// directory answers it).
+func checkPathFlag(arg string, src serve.Source) error {
+	switch s := src.(type) {
+	case *tables.Set:
+		if s.Values() == format.ValuesWDL {
+			return fmt.Errorf("%w: --path: %s is a win/draw/loss-only set, which has no remoteness to follow a line; drop --path, or query a full set", errUsage, arg)
+		}
+	case *tables.Table:
+		if in := s.Instance(); in != nil && games.KindOf(in.Game) == games.KindTwoPlayer {
+			return fmt.Errorf("%w: --path: %s is one %s file of a set, and a line crosses them; query the set's directory (%s) for a line",
+				errUsage, arg, tierNounOf(in.Game), filepath.Dir(arg))
+		}
+	}
+	return nil
+}
+
+// tierNounOf is what a two-player game calls its tiers ("tier" when it is not tiered).
+func tierNounOf(g games.Game) string {
+	if tg, ok := g.(games.TieredGame); ok {
+		return tg.TierNoun()
+	}
+	return "tier"
 }

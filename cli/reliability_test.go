@@ -128,6 +128,10 @@ func TestBuildStopsOnSignals(t *testing.T) {
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%v: a table was left at %s", sig, out)
 		}
+		// It says it was interrupted and how to go on, not "context canceled" (issue 38).
+		if msg := errb.String(); !strings.Contains(msg, "interrupted; run the same command again to resume") || strings.Contains(msg, "context canceled") {
+			t.Errorf("%v: %q", sig, msg)
+		}
 	}
 }
 

@@ -70,9 +70,13 @@ func TestMillWDL(t *testing.T) {
 	if code, out, _ := runCmd(t, "", "query", wdl, pos); code != exitOK || !strings.HasPrefix(out, pos+": win; moves ") || strings.Contains(out, "plies") {
 		t.Errorf("query text: exit %d: %s", code, out)
 	}
-	code, out, _ = runCmd(t, "", "query", "--path", wdl, pos)
-	if code != exitFail || !strings.Contains(out, "no remoteness to follow a line; use a full set") {
-		t.Errorf("query --path: exit %d: %s", code, out)
+	// --path is refused up front, a usage error, whatever the position (issue 38, item 5).
+	const draw = ".WW.....BBB....W........ B" // a draw: the old refusal was per line, for wins and losses only
+	for _, p := range []string{pos, draw} {
+		code, out, stderr = runCmd(t, "", "query", "--path", wdl, p)
+		if code != exitUsage || out != "" || !strings.Contains(stderr, "no remoteness to follow a line") {
+			t.Errorf("query --path %s: exit %d: %s%s", p, code, out, stderr)
+		}
 	}
 
 	code, out, stderr = runCmd(t, "", "info", "--json", wdl)

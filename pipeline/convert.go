@@ -46,16 +46,21 @@ func ConvertTierSet(ctx context.Context, g games.TieredGame, src, dst string, op
 		return fmt.Errorf("convert: %w", err)
 	}
 	if err := prepareSetDir(dst); err != nil {
-		return err
+		return fmt.Errorf("convert: %w", err)
 	}
 	if a, errA := os.Stat(src); errA == nil {
 		if b, errB := os.Stat(dst); errB == nil && os.SameFile(a, b) {
 			return fmt.Errorf("convert: %s is the source set itself: write the win/draw/loss-only set to another directory", dst)
 		}
 	}
+	// A destination holding a set of its own is no place for the conversion: say so in
+	// convert's terms (a build's message would suggest converting the destination).
+	if dm, err := format.ReadManifest(dst); err == nil && dm.Kind == format.SetTiers && dm.ValueKind() != format.ValuesWDL {
+		return fmt.Errorf("convert: %s holds a full set (with remoteness) already: write the win/draw/loss-only set of %s to a directory of its own", dst, src)
+	}
 	have, err := readTierManifestFor(g, dst, format.ValuesWDL)
 	if err != nil {
-		return err
+		return fmt.Errorf("convert: %w", err)
 	}
 	for _, x := range m.Members {
 		if err := ctx.Err(); err != nil {

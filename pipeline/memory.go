@@ -13,9 +13,9 @@ import (
 // anything is allocated. (Value arrays live outside the Go heap, see bigmem.Alloc in builder/internal,
 // so the collector's pacing needs no memory limit.)
 func checkMemory(need, slots uint64) error {
-	if avail := sysmem.Available(); avail > 0 && need > avail {
-		return fmt.Errorf("build: the search needs about %s of memory for %d slots; this machine has %s available",
-			humanize.Bytes(min(need, 1<<62)), slots, humanize.Bytes(avail))
+	if avail := sysmem.Current(); avail.Bytes > 0 && need > avail.Bytes {
+		return fmt.Errorf("build: the search needs about %s of memory for %d slots; this process may use %s",
+			humanize.Bytes(min(need, 1<<62)), slots, avail)
 	}
 	return nil
 }

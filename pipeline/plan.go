@@ -242,7 +242,7 @@ func pdbEncodingFlag(enc string) string {
 func VerifyUnits(dir string, opt PlanOptions) ([]Unit, error) {
 	m, err := format.ReadManifest(dir)
 	if err != nil {
-		return nil, fmt.Errorf("build: %w", err)
+		return nil, fmt.Errorf("plan verify: %w", err)
 	}
 	var out []Unit
 	if m.Kind == format.SetTiers {
@@ -250,7 +250,7 @@ func VerifyUnits(dir string, opt PlanOptions) ([]Unit, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkTierMembers(g, dir, m); err != nil {
+		if err := checkTierMembers("plan verify", g, dir, m); err != nil {
 			return nil, err
 		}
 		var tiers []games.Tier

@@ -16,6 +16,7 @@ import (
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/internal/bigmem"
+	"github.com/tablesmith/tablesmith/internal/humanize"
 	"github.com/tablesmith/tablesmith/internal/safefile"
 	"github.com/tablesmith/tablesmith/internal/sysmem"
 	"github.com/tablesmith/tablesmith/values"
@@ -285,6 +286,16 @@ func BuildTierSet(ctx context.Context, g games.TieredGame, dir string, plan []Ti
 	if _, err := readTierManifestFor(g, dir, kind); err != nil {
 		return err
 	}
+	// So is an output path of any unit that could not be written (a symbolic link, a
+	// directory, a FIFO): one stat a tier, rather than a refusal when its unit comes up,
+	// hours in.
+	for _, u := range plan {
+		for _, t := range u.Tiers {
+			if err := safefile.CheckOutput(filepath.Join(dir, tierFile(g, t))); err != nil {
+				return fmt.Errorf("build: %w (nothing was built)", err)
+			}
+		}
+	}
 	var mu sync.Mutex
 	if progress := opt.Progress; progress != nil {
 		opt.Progress = func(u string, p retro.Progress) { mu.Lock(); defer mu.Unlock(); progress(u, p) }
@@ -293,7 +304,18 @@ func BuildTierSet(ctx context.Context, g games.TieredGame, dir string, plan []Ti
 		opt.UnitDone = func(u TierUnit, m []TierMember, skipped bool) { mu.Lock(); defer mu.Unlock(); done(u, m, skipped) }
 	}
 	units := TierPlanUnits(g, dir, plan, PlanOptions{})
-	return RunUnits(ctx, units, RunOptions{Jobs: opt.Jobs, MemBytes: sysmem.Available()}, func(ctx context.Context, i int) error {
+	// A unit whose arrays alone (the plan's estimate less its margin) exceed what this
+	// process may use — the machine's memory, its cgroup's limit (a container, a Slurm
+	// job), ulimit -v — is refused before any work, rather than killed or dying with the
+	// Go runtime's "out of memory" hours in.
+	lim := sysmem.Current()
+	for _, u := range units {
+		if arrays := u.MemBytes*4/5 - min(u.MemBytes*4/5, overheadBytes); lim.Bytes > 0 && arrays > lim.Bytes {
+			return fmt.Errorf("build: unit %s needs about %s of memory for its %d positions; this process may use %s: raise the limit or build it on a larger machine (tablesmith plan says what each unit needs)",
+				u.ID, humanize.Bytes(arrays), u.Slots, lim)
+		}
+	}
+	return RunUnits(ctx, units, RunOptions{Jobs: opt.Jobs, MemBytes: lim.Bytes}, func(ctx context.Context, i int) error {
 		_, err := BuildTierUnit(ctx, g, dir, plan[i], opt)
 		return err
 	})
@@ -503,7 +525,7 @@ func readTierManifest(g games.TieredGame, dir string) (*format.Manifest, error) 
 	if m.Kind != format.SetTiers || m.Game != g.Name() {
 		return nil, fmt.Errorf("build: %s holds a %s set of %s, not the tiers of %s", dir, m.Kind, m.Game, g.Name())
 	}
-	if err := checkTierMembers(g, dir, m); err != nil {
+	if err := checkTierMembers("build", g, dir, m); err != nil {
 		return nil, err
 	}
 	// Every tier it holds is the same under this tablesmith's rules: what is recorded
@@ -513,8 +535,8 @@ func readTierManifest(g games.TieredGame, dir string) (*format.Manifest, error) 
 }
 
 // checkTierMembers checks the tiers m lists as the lookup does (games.TierMembers): a set
-// the lookup would refuse is neither built on nor planned.
-func checkTierMembers(g games.TieredGame, dir string, m *format.Manifest) error {
+// the lookup would refuse is neither built on nor planned (cmd names the command).
+func checkTierMembers(cmd string, g games.TieredGame, dir string, m *format.Manifest) error {
 	names := make([]string, len(m.Members))
 	for i, x := range m.Members {
 		names[i] = x.Name
@@ -522,9 +544,9 @@ func checkTierMembers(g games.TieredGame, dir string, m *format.Manifest) error 
 	_, err := games.TierMembers(g, m.Rules, names)
 	switch {
 	case errors.Is(err, games.ErrOtherRules):
-		return fmt.Errorf("build: %s was %w: rebuild it in another directory", dir, err)
+		return fmt.Errorf("%s: %s was %w: query, verify and serve refuse it; build it again in another directory", cmd, dir, err)
 	case err != nil:
-		return fmt.Errorf("build: %s: %w: %w", filepath.Join(dir, format.ManifestName), err, format.ErrCorrupt)
+		return fmt.Errorf("%s: %s: %w: %w", cmd, filepath.Join(dir, format.ManifestName), err, format.ErrCorrupt)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,74 @@ type entry struct {
 
 	src   Source
 	chart []byte // the distribution SVG, drawn once
+	// hide maps what names the server's files in an error (the path as given, absolute,
+	// with links resolved) to what an answer may say: base names only.
+	hide *strings.Replacer
+}
+
+// newHider returns what replaces every spelling of path in a message: the directory of
+// a set and the separator after it vanish (a member is named by its file's base name),
+// a table file becomes its base name.
+func newHider(path string) *strings.Replacer {
+	forms := []string{path, filepath.Clean(path)}
+	if abs, err := filepath.Abs(path); err == nil {
+		forms = append(forms, abs)
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			forms = append(forms, real)
+		}
+	}
+	base := filepath.Base(filepath.Clean(path))
+	// Longer spellings first: strings.Replacer tries the old strings in argument order
+	// at each position.
+	slices.SortFunc(forms, func(a, b string) int { return len(b) - len(a) })
+	var pairs []string
+	sep := string(filepath.Separator)
+	for _, f := range slices.Compact(forms) {
+		switch {
+		case f == "" || f == ".":
+		case !filepath.IsAbs(f) && !strings.Contains(f, sep):
+			// A one-segment relative name ("mill"): only where a path starts (after a
+			// space, a quote, or at the start: see scrub), so that text which merely
+			// holds it ("3/" in a sliding puzzle's rows) is left alone.
+			pairs = append(pairs, " "+f+sep, " ", `"`+f+sep, `"`)
+		default:
+			pairs = append(pairs, f+sep, "", f, base)
+		}
+	}
+	return strings.NewReplacer(pairs...)
+}
+
+// scrub rewrites a message about e for an answer: no server-side path in it.
+func (e *entry) scrub(msg string) string {
+	if e.hide == nil {
+		return msg
+	}
+	return strings.TrimPrefix(e.hide.Replace(" "+msg), " ")
+}
+
+// publicBuild is a build record as an answer shows it: without the host and the command
+// line (which names the building machine's directories).
+func publicBuild(b format.Build) format.Build {
+	b.Host, b.Command = "", ""
+	return b
+}
+
+// publicManifest is the manifest of a set as an answer shows it (publicBuild).
+func publicManifest(m *format.Manifest) json.RawMessage {
+	c := *m
+	if c.Build != nil {
+		b := publicBuild(*c.Build)
+		c.Build = &b
+	}
+	c.Members = slices.Clone(m.Members)
+	for i := range c.Members {
+		if x := c.Members[i].Build; x != nil {
+			b := publicBuild(*x)
+			c.Members[i].Build = &b
+		}
+	}
+	raw, _ := json.Marshal(&c)
+	return raw
 }
 
 // add opens path: a set directory, a table file, or (top level only) a directory whose
@@ -70,6 +139,9 @@ func (s *Server) add(path string, top bool) error {
 		}
 		return fmt.Errorf("serve: %s is a directory but not a set", path)
 	default:
+		if err := CheckNotManifest(path); err != nil {
+			return err
+		}
 		t, err := tables.Open(path)
 		if err != nil {
 			return err
@@ -81,19 +153,23 @@ func (s *Server) add(path string, top bool) error {
 
 func (s *Server) addTable(path string, t *tables.Table) {
 	info := t.Info()
-	info.File = filepath.Base(info.File) // no server paths in answers
+	info.File = filepath.Base(info.File) // no server paths or hosts in answers
+	info.Build = publicBuild(info.Build)
 	in := t.Instance()
 	s.insert(&entry{Name: s.uniqueName(path), Kind: games.KindOf(in.Game), Game: in.Game.Name(), Params: info.Params,
-		Info: info, src: t, chart: DistributionSVG(info)})
+		Info: info, src: t, chart: DistributionSVG(info), hide: newHider(path)})
 }
 
 func (s *Server) addSet(path string, set *tables.Set) {
 	info := set.Info()
+	// No server paths or hosts in answers: base names, builds without host and command.
 	info.Dir = filepath.Base(filepath.Clean(info.Dir))
+	info.Manifest = publicManifest(set.Manifest())
 	for i := range info.Members {
 		info.Members[i].File = filepath.Base(info.Members[i].File)
+		info.Members[i].Build = publicBuild(info.Members[i].Build)
 	}
-	e := &entry{Name: s.uniqueName(path), Set: true, Info: info, src: set, chart: SetDistributionSVG(info)}
+	e := &entry{Name: s.uniqueName(path), Set: true, Info: info, src: set, chart: SetDistributionSVG(info), hide: newHider(path)}
 	if g := set.Tiered(); g != nil { // from the manifest's game: no member's instance needed
 		e.Kind, e.Game = games.KindOf(g), g.Name()
 	} else if ts := set.Tables(); len(ts) > 0 {

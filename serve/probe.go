@@ -29,7 +29,19 @@ func OpenSource(path string) (Source, error) {
 	if err := CheckNotSetDir(path); err != nil {
 		return nil, err
 	}
+	if err := CheckNotManifest(path); err != nil {
+		return nil, err
+	}
 	return tables.Open(path)
+}
+
+// CheckNotManifest returns an error saying to give the directory when path is a set's
+// manifest (DIR/manifest.json), which is no table file.
+func CheckNotManifest(path string) error {
+	if filepath.Base(path) == tables.ManifestName && tables.IsSet(filepath.Dir(path)) {
+		return fmt.Errorf("%s is the manifest of a set, not a table file: give the set's directory, %s", path, filepath.Dir(path))
+	}
+	return nil
 }
 
 // IsTwoPlayer reports whether src is a two-player game's set, whose positions `query`
@@ -67,15 +79,19 @@ func CheckNotSetDir(path string) error {
 // move that ends the game (the opponent keeps 2 stones) leads to no position: it has no
 // state field at all (see MarshalJSON).
 type Result struct {
-	Move       string   `json:"move,omitempty"` // a two-player move leading to State (in Moves)
-	State      string   `json:"state"`
-	Value      string   `json:"value,omitempty"`
-	Remoteness *int     `json:"remoteness,omitempty"`
-	Bound      *int     `json:"bound,omitempty"`
-	Reachable  *bool    `json:"reachable,omitempty"`
-	Path       []string `json:"path,omitempty"`
-	Error      string   `json:"error,omitempty"`
-	Moves      []Result `json:"moves,omitempty"`
+	Move       string `json:"move,omitempty"` // a two-player move leading to State (in Moves)
+	State      string `json:"state"`
+	Value      string `json:"value,omitempty"`
+	Remoteness *int   `json:"remoteness,omitempty"`
+	Bound      *int   `json:"bound,omitempty"`
+	Reachable  *bool  `json:"reachable,omitempty"`
+	// Over marks a two-player position over by the rules (a line of three, a full
+	// board): its value is the rules', and it has no move. It is said where the moves
+	// are asked for (moves=1, query), which is where the lookup learns it.
+	Over  bool     `json:"over,omitempty"`
+	Path  []string `json:"path,omitempty"`
+	Error string   `json:"error,omitempty"`
+	Moves []Result `json:"moves,omitempty"`
 
 	err  error  // what Error says, for the HTTP status
 	rank [2]int // the sort key of a move: better moves first
@@ -93,6 +109,7 @@ type (
 		Remoteness *int     `json:"remoteness,omitempty"`
 		Bound      *int     `json:"bound,omitempty"`
 		Reachable  *bool    `json:"reachable,omitempty"`
+		Over       bool     `json:"over,omitempty"`
 		Path       []string `json:"path,omitempty"`
 		Error      string   `json:"error,omitempty"`
 		Moves      []Result `json:"moves,omitempty"`
@@ -172,7 +189,7 @@ func Probe(src Source, state string, opt ProbeOptions) Result {
 
 // resultOf turns an answer into a result without path or moves.
 func resultOf(a tables.Answer) Result {
-	r := Result{State: a.State}
+	r := Result{State: a.State, Over: a.Over && a.State != ""}
 	d := a.Remoteness
 	switch a.Outcome {
 	case values.Remoteness:
@@ -245,15 +262,25 @@ func moves(src Source, state string) ([]Result, error) {
 // opponent), best first, and with opt.Path the principal line to the end of the game
 // (positions and the moves between them; a win/draw/loss-only set has none and answers
 // tables.ErrNoRemoteness).
+//
+// Without opt.Moves and opt.Path the position's own tier answers alone: no move is
+// generated and no other tier read (a damaged or missing tier a move leads into does not
+// matter to it).
 func probeGame(s *tables.Set, state string, opt ProbeOptions) Result {
-	a, ms, err := s.Moves(state)
+	var (
+		a   tables.Answer
+		ms  []tables.MoveAnswer
+		err error
+	)
+	if opt.Moves {
+		a, ms, err = s.Moves(state)
+	} else {
+		a, err = s.Lookup(state)
+	}
 	if err != nil {
 		return failed(state, err)
 	}
 	r := resultOf(a)
-	if !opt.Moves {
-		ms = nil
-	}
 	r.Moves = make([]Result, 0, len(ms))
 	for _, m := range ms {
 		mr := resultOf(m.Answer)

@@ -31,6 +31,9 @@ func (r *Result) AppendJSON(b []byte) []byte {
 	if r.Reachable != nil {
 		b = strconv.AppendBool(append(b, `,"reachable":`...), *r.Reachable)
 	}
+	if r.Over {
+		b = append(b, `,"over":true`...)
+	}
 	if len(r.Path) > 0 {
 		b = append(b, `,"path":[`...)
 		for i, s := range r.Path {

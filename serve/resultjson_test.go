@@ -25,6 +25,8 @@ func TestAppendJSONMatchesMarshal(t *testing.T) {
 		{State: "", Error: "empty"},
 		{Move: "a\"b\\c", State: "\t"},
 		{Move: "14-2x9", Value: "loss", Remoteness: intp(0)}, // it ends the game: no state
+		{State: "XXXOO....", Value: "loss", Remoteness: intp(0), Over: true},
+		{State: "XOXXOOOXX", Value: "draw", Over: true},
 		{State: "W.W.....B.B..W......B... W", Value: "win", Remoteness: intp(1),
 			Moves: []Result{{Move: "14-2x9", Value: "loss", Remoteness: intp(0)}, {Move: "14-10", State: "x", Value: "loss", Remoteness: intp(14)}}},
 	}

@@ -2,16 +2,23 @@ package serve
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"maps"
+	"net"
 	"net/http"
+	"os"
 	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/tables"
 )
 
@@ -21,8 +28,15 @@ type Options struct {
 	MaxBodyBytes int64
 	// MaxPath caps the moves of a path a probe returns (default 100,000).
 	MaxPath int
-	// ErrorLog receives recovered panics (default: the log package's logger).
+	// ErrorLog receives recovered panics and the server-side failures of probes, with
+	// the paths answers leave out (default: the log package's logger).
 	ErrorLog *log.Logger
+	// StreamIdle bounds how long a POST probe waits for the next bytes of its body, and
+	// for the client to take the next answers (default 1 minute). The wait is counted
+	// afresh before each read and each write: the time the server spends answering never
+	// counts against it (it overrides the http.Server's ReadTimeout and WriteTimeout for
+	// the stream), so that a body of any length within MaxBodyBytes is answered whole.
+	StreamIdle time.Duration
 }
 
 // Server answers from the tables opened at startup. It is safe for concurrent use.
@@ -44,6 +58,9 @@ func New(paths []string, opt Options) (*Server, error) {
 	}
 	if opt.ErrorLog == nil {
 		opt.ErrorLog = log.Default()
+	}
+	if opt.StreamIdle <= 0 {
+		opt.StreamIdle = time.Minute
 	}
 	if len(paths) == 0 {
 		return nil, errNoTables
@@ -223,7 +240,32 @@ func (s *Server) probeRequest(w http.ResponseWriter, r *http.Request) (*entry, P
 		}
 		*f.to = v
 	}
+	// A line is followed by remoteness: a win/draw/loss-only set has none, whatever the
+	// position, so path=1 is refused before any is answered (never per line, answering
+	// the draws and refusing the wins).
+	if set, ok := e.src.(*tables.Set); ok && opt.Path && set.Values() == format.ValuesWDL {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("parameter path=1: %s is a win/draw/loss-only set, which has no remoteness to follow a line; ask without path, or a full set", e.Name))
+		return nil, opt
+	}
+	// Nor has one tier's file of a two-player set: a line crosses tiers.
+	if _, ok := e.src.(*tables.Table); ok && opt.Path && e.Kind == games.KindTwoPlayer {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("parameter path=1: %s is one tier's file of a two-player set, and a line crosses tiers; ask the set for a line", e.Name))
+		return nil, opt
+	}
 	return e, opt
+}
+
+// answer is a probe's result as it is sent: its error with no server-side path, and a
+// server-side failure logged in full.
+func (s *Server) answer(e *entry, res Result) Result {
+	if res.Error == "" {
+		return res
+	}
+	if statusOf(res.err) >= 500 {
+		s.opt.ErrorLog.Printf("serve: %s: %s: %v", e.Name, res.State, res.err)
+	}
+	res.Error = e.scrub(res.Error)
+	return res
 }
 
 // statusOf is the HTTP status of a probe's error.
@@ -231,6 +273,8 @@ func statusOf(err error) int {
 	switch {
 	case err == nil:
 		return http.StatusOK
+	case errors.Is(err, tables.ErrIncompleteSet): // the set lacks a tier a move leads into
+		return http.StatusInternalServerError
 	case errors.Is(err, tables.ErrBadState), errors.Is(err, ErrLineTooLong), errors.Is(err, ErrPathTooLong),
 		errors.Is(err, tables.ErrNoRemoteness):
 		return http.StatusBadRequest
@@ -252,7 +296,7 @@ func (s *Server) probe(w http.ResponseWriter, r *http.Request) {
 	state := q.Get("state")
 	res := TooLong(state[:min(len(state), 80)])
 	if len(state) <= MaxStateLine {
-		res = Probe(e.src, state, opt)
+		res = s.answer(e, Probe(e.src, state, opt))
 	}
 	writeJSON(w, statusOf(res.err), res)
 }
@@ -269,35 +313,83 @@ func (s *Server) probeStream(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusRequestEntityTooLarge, tooLarge)
 		return
 	}
-	body := http.MaxBytesReader(w, r.Body, s.opt.MaxBodyBytes)
 	rc := http.NewResponseController(w)
 	rc.EnableFullDuplex() // answer while the body still arrives (HTTP/1.1)
+	// The deadlines count only waits on the client: each read of the body, and each
+	// write of answers, gets StreamIdle from its start (see Options.StreamIdle).
+	idle := s.opt.StreamIdle
+	body := &idleReader{r: http.MaxBytesReader(w, r.Body, s.opt.MaxBodyBytes), rc: rc, idle: idle}
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	out := bufio.NewWriterSize(w, 32<<10)
-	wrote := false
+	out := bufio.NewWriterSize(&idleWriter{w: w, rc: rc, idle: idle}, 32<<10)
+	// A client that stopped taking answers (its write deadline passed, the connection
+	// closed) stops the stream: nothing more of the body is read or answered.
+	ctx, gone := context.WithCancel(r.Context())
+	defer gone()
+	lines := 0
 	emit := func(v any) {
 		b, _ := appendJSON(out.AvailableBuffer(), v)
-		out.Write(append(b, '\n'))
-		wrote = true
+		if _, err := out.Write(append(b, '\n')); err != nil {
+			gone()
+		}
+		lines++
 	}
 	flush := func() {
 		if out.Buffered() > 0 {
-			out.Flush()
+			if out.Flush() != nil {
+				gone()
+			}
 			rc.Flush()
 		}
 	}
-	err := ReadStates(r.Context(), body, func(state string) { emit(Probe(e.src, state, opt)) },
+	err := ReadStates(ctx, body, func(state string) { emit(s.answer(e, Probe(e.src, state, opt))) },
 		func(prefix string) { emit(TooLong(prefix)) }, flush)
 	var mbe *http.MaxBytesError
 	switch {
-	case errors.As(err, &mbe) && !wrote:
+	case errors.As(err, &mbe) && lines == 0:
 		writeError(w, http.StatusRequestEntityTooLarge, tooLarge)
 		return
 	case errors.As(err, &mbe):
 		emit(errorBody{tooLarge}) // the status is sent: the last line says it
 	case err != nil:
-		emit(errorBody{"reading the request body: " + err.Error()})
+		emit(errorBody{bodyError(err, idle, lines)})
 	}
 	out.Flush()
+}
+
+// bodyError says why a POST body could not be read to its end, after lines answers,
+// without the connection's addresses.
+func bodyError(err error, idle time.Duration, lines int) string {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return fmt.Sprintf("the request body stopped arriving: no bytes for %v; %d lines were answered before this one, send the states after them again", idle, lines)
+	}
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Err != nil {
+		err = oe.Err
+	}
+	return fmt.Sprintf("reading the request body failed after %d answered lines: %v", lines, err)
+}
+
+// idleReader is a request body whose read deadline is set afresh before each read.
+type idleReader struct {
+	r    io.Reader
+	rc   *http.ResponseController
+	idle time.Duration
+}
+
+func (b *idleReader) Read(p []byte) (int, error) {
+	b.rc.SetReadDeadline(time.Now().Add(b.idle)) // an error: no deadline to move
+	return b.r.Read(p)
+}
+
+// idleWriter is a response whose write deadline is set afresh before each write.
+type idleWriter struct {
+	w    io.Writer
+	rc   *http.ResponseController
+	idle time.Duration
+}
+
+func (b *idleWriter) Write(p []byte) (int, error) {
+	b.rc.SetWriteDeadline(time.Now().Add(b.idle))
+	return b.w.Write(p)
 }

@@ -36,32 +36,30 @@ type Table struct {
 	stage atomic.Uint32 // stageNone, stageOpen or stageReady: what can be used at once
 }
 
-// lazyMember opens a member of a tiered game's set once, on first use, and builds its
-// game instance once, on the first use that needs it (Info needs the file only), and
-// remembers why either could not.
+// lazyMember opens a member of a tiered game's set on first use, and builds its game
+// instance on the first use that needs it (Info needs the file only). A step that fails
+// is tried again on the next use: a file repaired or replaced, or a passing shortage
+// (too many open files), heals without a restart, as a damaged block does.
 type lazyMember struct {
-	openOnce sync.Once
-	open     func(t *Table) error // sets t.r, t.meta and t.wdl, or leaves them unset and says why
-	openErr  error
-
-	once  sync.Once
-	build func(t *Table) (*games.Instance, error) // after open
-	err   error
+	mu     sync.Mutex
+	open   func(t *Table) error                    // sets t.r, t.meta and t.wdl, or leaves them unset and says why
+	build  func(t *Table) (*games.Instance, error) // after open
+	closed bool                                    // Close was called: no open after it
 }
 
 // A table's stage (Table.stage): what of it can be used without waiting. A table opened
 // by Open is stageReady from the start; a member of a tiered game's set (Table.lazy)
 // moves up once each step is done, published after the fields it sets, so that what
 // laziness costs every lookup is one atomic load, inlined (opened and ready), and the
-// sync.Once calls are the slow path's.
+// locked steps are the slow path's.
 const (
 	stageNone  uint32 = iota // a member not opened yet (or that cannot be)
 	stageOpen                // r, meta and wdl set
 	stageReady               // in and dom too
 )
 
-// opened opens the file of a table that opens it on first use (once, for every
-// goroutine), and returns the error, naming the tier and the file, if it cannot be
+// opened opens the file of a table that opens it on first use (one goroutine at a time;
+// a failed open is tried again next time), and returns the error, naming the tier and the file, if it cannot be
 // opened. Every use of r, meta or wdl comes after it (or after ready, which calls it).
 func (t *Table) opened() error {
 	if t.stage.Load() >= stageOpen {
@@ -70,26 +68,31 @@ func (t *Table) opened() error {
 	return t.openFirst()
 }
 
-// openFirst is opened's slow path.
+// openFirst is opened's slow path: one goroutine opens, the others wait for it; a
+// failed open is tried again by the next use.
 func (t *Table) openFirst() error {
 	l := t.lazy
 	if l == nil {
 		return nil // opened by Open (newTable marks it so)
 	}
-	l.openOnce.Do(func() {
-		// Set before the open, so that an open that panics (a fault of tablesmith, which
-		// serve recovers from per request) leaves the member failing, not half opened.
-		l.openErr = fmt.Errorf("tables: %s: its open failed before", t.path)
-		if l.openErr = l.open(t); l.openErr == nil {
-			t.stage.Store(stageOpen)
-		}
-	})
-	return l.openErr
+	l.mu.Lock()
+	defer l.mu.Unlock() // an open that panics (a fault of tablesmith, which serve recovers from per request) leaves the member unopened
+	switch {
+	case t.stage.Load() >= stageOpen:
+		return nil
+	case l.closed:
+		return fmt.Errorf("tables: %s: read after Close", t.path)
+	}
+	if err := l.open(t); err != nil {
+		return err
+	}
+	t.stage.Store(stageOpen)
+	return nil
 }
 
 // ready opens the file and builds the game instance of a table that does both on first
-// use (each once, for every goroutine), and returns the error, naming the file, if it
-// cannot. Every use of in or dom comes after it.
+// use, and returns the error, naming the file, if it cannot (tried again on the next
+// use). Every use of in or dom comes after it.
 func (t *Table) ready() error {
 	if t.stage.Load() == stageReady {
 		return nil
@@ -106,17 +109,18 @@ func (t *Table) buildFirst() error {
 	if l == nil {
 		return nil
 	}
-	l.once.Do(func() {
-		l.err = fmt.Errorf("tables: %s: building its game's index failed before", t.path) // as in openFirst
-		in, err := l.build(t)
-		if err != nil {
-			l.err = fmt.Errorf("tables: %s: %w", t.path, err)
-			return
-		}
-		t.in, t.dom, l.err = in, in.Space, nil
-		t.stage.Store(stageReady)
-	})
-	return l.err
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if t.stage.Load() == stageReady {
+		return nil
+	}
+	in, err := l.build(t)
+	if err != nil {
+		return fmt.Errorf("tables: %s: %w", t.path, err)
+	}
+	t.in, t.dom = in, in.Space
+	t.stage.Store(stageReady)
+	return nil
 }
 
 // Answer is what a table says of one state.
@@ -131,8 +135,8 @@ type Answer struct {
 	NoRemoteness bool
 	Reachable    bool // puzzles: the state reaches a goal (Outcome == Remoteness)
 	// Over marks a two-player position that is over by the rules (a line of three, a
-	// full board): its value is the rules', at remoteness 0, and it has no move; or, in
-	// a MoveAnswer with no State, the end of the game that the move brings about.
+	// full board): its value is the rules', at remoteness 0, and it has no move. Set by
+	// Set.Moves, which asks the game; Lookup leaves it false.
 	Over bool
 }
 
@@ -239,12 +243,16 @@ func (t *Table) File() string { return t.path }
 // none, and after Close it is never opened: its uses fail.
 func (t *Table) Close() error {
 	if l := t.lazy; l != nil {
-		// Once run here, or before with the open that set t.r: either way t.r is safe
-		// to read after it, and no use can open the file after Close.
-		l.openOnce.Do(func() { l.openErr = fmt.Errorf("tables: %s: read after Close", t.path) })
-		if t.r == nil {
+		// Under the lock that opens: t.r is safe to read after it, and no use can open
+		// the file after Close.
+		l.mu.Lock()
+		l.closed = true
+		r := t.r
+		l.mu.Unlock()
+		if r == nil {
 			return nil
 		}
+		return r.Close()
 	}
 	return t.r.Close()
 }

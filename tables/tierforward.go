@@ -598,13 +598,15 @@ func checkPosition[C games.Code](s *Set, layout values.WDLCodes, t games.Tier, l
 	if uint32(got) == want {
 		return ""
 	}
-	o, gr, _ := tab.wdl.Decode(uint32(got))
+	o, gr, ok := tab.wdl.Decode(uint32(got))
 	exp, er, _ := tab.wdl.Decode(want)
 	switch {
 	case tab.outcomeOnly && uint32(got) > values.WDLOnlyWin:
 		return fmt.Sprintf("stored code %d, no win, draw or loss; %s a %v%s", got, madeBy(over), exp, rules)
 	case tab.outcomeOnly:
 		return fmt.Sprintf("stored %v, %s a %v%s", o, madeBy(over), exp, rules)
+	case !ok:
+		return fmt.Sprintf("stored the hole marker (code %d) where a position is; %s %s%s", got, madeBy(over), valueText(exp, er), rules)
 	case over != 0:
 		return fmt.Sprintf("stored %s, it is %s%s", valueText(o, gr), valueText(exp, er), rules)
 	}

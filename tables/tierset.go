@@ -31,6 +31,20 @@ var ErrOtherRules = games.ErrOtherRules
 // asked of a win/draw/loss-only set.
 var ErrNoRemoteness = errors.New("a win/draw/loss-only set has no remoteness to follow a line; use a full set")
 
+// ErrIncompleteSet marks a position the set cannot answer in full because a tier one of
+// its moves leads into is not in the set: the set is incomplete (a server-side
+// condition), not the question wrong.
+var ErrIncompleteSet = errors.New("incomplete set")
+
+// errTierMissing marks a position whose tier the set does not hold (lookupTier).
+var errTierMissing = errors.New("tier not in the set")
+
+// noText wraps an error for errors.Is without adding to the message.
+type noText struct{ err error }
+
+func (n noText) Error() string { return "" }
+func (n noText) Unwrap() error { return n.err }
+
 // tierSet is what a Set holds of a tiered game's set.
 type tierSet struct {
 	g      games.TieredGame
@@ -93,7 +107,7 @@ func (s *Set) openTierSet(m *format.Manifest) error {
 		tab.lazy = &lazyMember{
 			open: func(tab *Table) error {
 				if err := s.openTierMember(tab, g, t, x, encoding); err != nil {
-					return fmt.Errorf("tables: %s %s: %w", g.TierNoun(), x.Name, err)
+					return fmt.Errorf("tables: %s %s: %w", g.TierNoun(), x.Name, s.fdHint(err))
 				}
 				return nil
 			},
@@ -128,7 +142,7 @@ func (s *Set) statTierMember(x format.Member) error {
 		return oerr
 	}
 	if st.Size() != x.Bytes {
-		return fmt.Errorf("tables: %s has %d bytes, the manifest says %d: %w", path, st.Size(), x.Bytes, format.ErrCorrupt)
+		return fmt.Errorf("%s has %d bytes, the manifest says %d: %w", path, st.Size(), x.Bytes, format.ErrCorrupt)
 	}
 	return nil
 }
@@ -136,17 +150,26 @@ func (s *Set) statTierMember(x format.Member) error {
 // OpenMembers opens every member of a tiered game's set not opened yet, side by side, and
 // returns the first member's error in the manifest's order (nil for other sets, whose
 // members OpenSet opens). A member that cannot be opened leaves the others usable: its
-// own lookups return the same error.
+// own lookups try again and say why. Members stay open, one file descriptor each: a set
+// with more members than the limit on open files allows is refused before any is
+// opened, with the limit it needs.
 func (s *Set) OpenMembers() error {
 	if s.tiers == nil {
 		return nil
 	}
+	n := 0
 	for _, t := range s.members {
 		if t.stage.Load() < stageOpen {
-			return openTables(s.members) // each member opened already returns at once
+			n++
 		}
 	}
-	return nil
+	if n == 0 {
+		return nil
+	}
+	if err := s.checkFDs(n); err != nil {
+		return err
+	}
+	return openTables(s.members) // each member opened already returns at once
 }
 
 // openTables opens the members tabs side by side (a whole game's 318 in a third of the
@@ -185,15 +208,15 @@ func (s *Set) openTierMember(tab *Table, g games.TieredGame, t games.Tier, x for
 	want, _ := marshalParams(g.TierParams(t))
 	switch {
 	case r.FileSize() != x.Bytes:
-		err = fmt.Errorf("tables: %s has %d bytes, the manifest says %d: %w", path, r.FileSize(), x.Bytes, format.ErrCorrupt)
+		err = fmt.Errorf("%s has %d bytes, the manifest says %d: %w", path, r.FileSize(), x.Bytes, format.ErrCorrupt)
 	case meta.Game != g.Name() || string(meta.Params) != string(want) || meta.Encoding != encoding || meta.Slots != g.TierSize(t):
-		err = fmt.Errorf("tables: %s is %s %s (%s, %d slots), the manifest says %s %s (%s): %w",
+		err = fmt.Errorf("%s is %s %s (%s, %d slots), the manifest says %s %s (%s): %w",
 			path, meta.Game, meta.Params, meta.Encoding, meta.Slots, g.TierNoun(), x.Name, encoding, format.ErrCorrupt)
 	case meta.Index == "" || !slices.Contains(g.Schemes(), meta.Index):
-		err = fmt.Errorf("tables: %s: index scheme %q, not one of %s's (%s): %w", path, meta.Index, g.Name(),
+		err = fmt.Errorf("%s: index scheme %q, not one of %s's (%s): %w", path, meta.Index, g.Name(),
 			strings.Join(g.Schemes(), ", "), format.ErrCorrupt)
 	case !wdl.Valid():
-		err = fmt.Errorf("tables: %s: a win/loss/draw table with %d-bit codes: %w", path, meta.CodeBits, format.ErrCorrupt)
+		err = fmt.Errorf("%s: a win/loss/draw table with %d-bit codes: %w", path, meta.CodeBits, format.ErrCorrupt)
 	}
 	if err != nil {
 		r.Close()
@@ -268,8 +291,8 @@ func (s *Set) lookupTier(state string) (Answer, *Table, error) {
 	}
 	tab, ok := s.tiers.byTier[t]
 	if !ok {
-		return Answer{}, nil, fmt.Errorf("%w: %s %s is not in this set (it holds %s)", ErrBadState, g.TierNoun(), g.TierName(t),
-			strings.Join(s.tiers.names, ", "))
+		return Answer{}, nil, fmt.Errorf("%w: %s %s is not in this set (it holds %s)%w", ErrBadState, g.TierNoun(), g.TierName(t),
+			strings.Join(s.tiers.names, ", "), noText{errTierMissing})
 	}
 	a, err := tab.Lookup(state)
 	return a, tab, err
@@ -318,10 +341,15 @@ func (s *Set) Moves(state string) (Answer, []MoveAnswer, error) {
 			if _, ok := games.EndCode(mustEnd(m.End), games.Layout(s.tiers.g)); !ok {
 				return Answer{}, nil, fmt.Errorf("tables: %s: move %s ends the game as a %v for the opponent, which is no end %s declares", a.State, m.Name, m.End, s.tiers.g.Name())
 			}
-			out[i].Answer = Answer{Outcome: m.End, NoRemoteness: s.tiers.outcomeOnly, Over: true} // the move ends the game
+			out[i].Answer = Answer{Outcome: m.End, NoRemoteness: s.tiers.outcomeOnly} // the move ends the game
 			continue
 		}
 		b, _, err := s.lookupTier(m.Next)
+		if errors.Is(err, errTierMissing) {
+			t, _ := s.tiers.g.TierOf(m.Next)
+			return Answer{}, nil, fmt.Errorf("%w: the move %s from %s leads into %s %s, which this set lacks: build it into the set",
+				ErrIncompleteSet, m.Name, a.State, s.tiers.g.TierNoun(), s.tiers.g.TierName(t))
+		}
 		if err != nil {
 			return Answer{}, nil, fmt.Errorf("move %s: %w", m.Name, err)
 		}
@@ -369,7 +397,7 @@ func moveRank(a Answer) int {
 // lead round in a circle, so following one need not end).
 func (s *Set) Line(state string) (positions, moves []string, err error) {
 	if s.tiers != nil && s.tiers.outcomeOnly {
-		return nil, nil, fmt.Errorf("tables: %s: %w", s.dir, ErrNoRemoteness)
+		return nil, nil, fmt.Errorf("tables: %w", ErrNoRemoteness)
 	}
 	a, ms, err := s.Moves(state)
 	if err != nil || a.Outcome == values.Draw {

@@ -148,9 +148,10 @@ func TestTierSetOpensLazily(t *testing.T) {
 	}
 }
 
-// TestTierSetLazyErrorRemembered: a sector whose instance cannot be built fails every
-// use, naming its file, and is built once.
-func TestTierSetLazyErrorRemembered(t *testing.T) {
+// TestTierSetLazyErrorRetried (issue 38, item 4): a tier whose instance cannot be built
+// fails each lookup, naming its file, and is tried again by each: once it can be built,
+// lookups answer without a restart.
+func TestTierSetLazyErrorRetried(t *testing.T) {
 	t.Parallel()
 	s, err := OpenSet(millGame4(t))
 	if err != nil {
@@ -159,6 +160,7 @@ func TestTierSetLazyErrorRemembered(t *testing.T) {
 	defer s.Close()
 	tab, _ := s.Tier("3-3")
 	var calls atomic.Int32
+	build := tab.lazy.build
 	tab.lazy.build = func(*Table) (*games.Instance, error) {
 		calls.Add(1)
 		return nil, fmt.Errorf("no such scheme: %w", format.ErrCorrupt)
@@ -169,8 +171,100 @@ func TestTierSetLazyErrorRemembered(t *testing.T) {
 			t.Fatalf("lookup in a sector that cannot be built: %v, want an error naming %s", err, tab.File())
 		}
 	}
-	if calls.Load() != 1 || tab.Domain() != nil {
-		t.Errorf("built %d times (want once); domain %v", calls.Load(), tab.Domain())
+	if calls.Load() != 3 || tab.Domain() != nil {
+		t.Errorf("built %d times (want 3, once a lookup); domain %v", calls.Load(), tab.Domain())
+	}
+	tab.lazy.build = build
+	if _, err := s.Lookup("WWW.....BBB............. W"); err != nil {
+		t.Fatalf("after the build heals: %v", err)
+	}
+}
+
+// TestTierSetRepairedMemberOpens (issue 38, item 4): a member whose first open fails (its
+// header damaged) opens on a later use once its file is repaired, in the same process.
+func TestTierSetRepairedMemberOpens(t *testing.T) {
+	t.Parallel()
+	dir := copySet(t, millGame4(t))
+	path := filepath.Join(dir, "sector-3-3.tsm")
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := slices.Clone(good)
+	bad[1] ^= 0xff // the magic: the same size, so OpenSet's stat passes
+	if err := os.WriteFile(path, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenSet(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const pos = "WWW.....BBB............. W"
+	// The tier is named, and the package once (not "tables: sector 3-3: tables: …").
+	if _, err := s.Lookup(pos); err == nil || !strings.Contains(err.Error(), "sector 3-3") || strings.Count(err.Error(), "tables: ") != 1 {
+		t.Fatalf("lookup in the damaged member: %v", err)
+	}
+	if err := os.WriteFile(path, good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Lookup(pos); err != nil {
+		t.Fatalf("lookup after the repair: %v", err)
+	}
+	if err := s.OpenMembers(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTierSetFDLimit (issue 38, item 4): a set whose members would not fit the limit on
+// open files is refused before any is opened, saying what limit it needs; within the
+// limit it opens.
+func TestTierSetFDLimit(t *testing.T) {
+	// Not parallel: fdLimit is the package's.
+	s, err := OpenSet(millGame4(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	old := fdLimit
+	defer func() { fdLimit = old }()
+	members := uint64(len(s.members))
+	fdLimit = func() (uint64, uint64, bool) { return 10 + members + fdSpare - 1, 10, true }
+	err = s.OpenMembers()
+	if err == nil || !strings.Contains(err.Error(), "limit on open files") || !strings.Contains(err.Error(), fmt.Sprintf("ulimit -n %d", 10+members+fdSpare)) {
+		t.Fatalf("over the limit: %v", err)
+	}
+	if n := opened(s); n != 0 {
+		t.Fatalf("%d members opened before the refusal", n)
+	}
+	fdLimit = func() (uint64, uint64, bool) { return 10 + members + fdSpare, 10, true }
+	if err := s.OpenMembers(); err != nil {
+		t.Fatalf("within the limit: %v", err)
+	}
+}
+
+// TestTierSetFDLimitProcess (issue 38, item 4): under a real RLIMIT_NOFILE below what
+// the set needs (a child process), OpenMembers refuses with the limit to raise to, not
+// "too many open files" part way.
+func TestTierSetFDLimitProcess(t *testing.T) {
+	if dir := os.Getenv("TABLESMITH_FD_CHILD"); dir != "" {
+		s, err := OpenSet(dir)
+		if err == nil {
+			if err = lowerNofile(20); err == nil {
+				err = s.OpenMembers()
+			}
+		}
+		fmt.Printf("child: %v\n", err)
+		return
+	}
+	if !fdLimitWorks() {
+		t.Skip("no RLIMIT_NOFILE or /proc/self/fd here")
+	}
+	t.Parallel()
+	dir := millGame4(t)
+	out, err := runChild(t, "TestTierSetFDLimitProcess", "TABLESMITH_FD_CHILD="+dir)
+	if err != nil || !strings.Contains(out, "child: tables: ") || !strings.Contains(out, "limit on open files is 20") {
+		t.Fatalf("%v: %s", err, out)
 	}
 }
 
@@ -802,6 +896,22 @@ func TestTierSetVerifyNamesHole(t *testing.T) {
 			!strings.Contains(err.Error(), "inconsistent at slot 0 ") ||
 			!strings.Contains(err.Error(), "sector "+child+", which holds the hole marker") {
 			t.Fatalf("verify %+v: a move into holes verified: %v", v, err)
+		}
+	}
+}
+
+// TestTierSetVerifyNamesOwnHole (issue 38, item 12): a hole forged at a position of the
+// tier checked reads as the hole marker, not "stored outcome(0) in 0".
+func TestTierSetVerifyNamesOwnHole(t *testing.T) {
+	t.Parallel()
+	_, parent := childAndParent()
+	dir := copySet(t, millGame4(t))
+	forge(t, dir, parent, func(codes []uint32) { codes[0] = 0 })
+	for _, v := range verifyVariantsAll {
+		err := verifyVariants(t, dir, parent, []verifyVariant{v})
+		if !errors.Is(err, format.ErrCorrupt) || !strings.Contains(err.Error(), "inconsistent at slot 0 ") ||
+			!strings.Contains(err.Error(), "stored the hole marker (code 0) where a position is") || strings.Contains(err.Error(), "outcome(") {
+			t.Fatalf("verify %+v: %v", v, err)
 		}
 	}
 }

@@ -101,8 +101,8 @@ func checkValues(ctx context.Context, t *Table, opt VerifyOptions, stage func(st
 	case t.meta.CodeBits <= 16:
 		width = 2
 	}
-	if avail := sysmem.Available(); avail > 0 && n*width > avail {
-		return fmt.Errorf("tables: checking the values of %d slots needs %d bytes of memory, %d are available; use --checksums-only",
+	if avail := sysmem.Current(); avail.Bytes > 0 && n*width > avail.Bytes {
+		return fmt.Errorf("tables: checking the values of %d slots needs %d bytes of memory, this process may use %s; use --checksums-only",
 			n, n*width, avail)
 	}
 	switch width {
