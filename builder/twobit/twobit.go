@@ -76,9 +76,9 @@ type Options struct {
 	ProgressEvery time.Duration
 	// Resume, if set, continues a search from a checkpoint instead of the goals.
 	Resume *Checkpoint
-	// AfterLevel, if set, is called between levels with the state so far (the goals'
-	// level first unless resuming); the search's arrays must not be kept after it
-	// returns. An error stops the search.
+	// AfterLevel, if set, is called after every level but the last with the state so
+	// far; the search's arrays must not be kept after it returns. An error stops the
+	// search.
 	AfterLevel func(*Checkpoint) error
 }
 
@@ -150,11 +150,12 @@ func CodesBytes(n uint64) uint64 { return (n + 31) / 32 * 8 }
 
 // worker is one goroutine's scratch and tallies, on cache lines of its own.
 type worker struct {
-	expand func(dst, src []uint64) []uint64
-	batch  []uint64
-	nbrs   []uint64
-	cand   []uint64
-	found  uint64
+	expand   func(dst, src []uint64) []uint64
+	batch    []uint64
+	nbrs     []uint64
+	cand     []uint64
+	found    uint64 // frontier slots expanded this level
+	reported uint64 // of which added to run.reached
 }
 
 type run struct {
@@ -196,11 +197,11 @@ func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
 	}
 	cp := opt.Resume
 	if cp != nil {
-		if cp.Codes == nil || cp.Codes.Len() != n || uint64(len(cp.Recent)) != (n+63)/64 || len(cp.Counts) == 0 {
+		if cp.Codes == nil || cp.Codes.Len() != n || uint64(len(cp.Recent)) != (n+63)/64 {
 			return nil, errors.New("twobit: the checkpoint is not of this space")
 		}
 		for i := range r.cur {
-			r.cur[i] = ^uint64(0)
+			r.cur[i] = ^uint64(0) // the frontier may be anywhere
 		}
 		for _, c := range cp.Counts {
 			r.reached.Add(c)
@@ -209,23 +210,17 @@ func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
 	} else {
 		codes := NewCodes(n)
 		recentBuf := bigmem.New((n + 63) / 64 * 8)
-		cp = &Checkpoint{Codes: codes, Recent: recentBuf.Words(), recentBuf: recentBuf}
+		cp = &Checkpoint{Codes: codes, Recent: recentBuf.Words(), recentBuf: recentBuf, Counts: []uint64{}}
 		for i := range cp.Recent {
 			cp.Recent[i] = ^uint64(0)
 		}
-		var goals uint64
 		for _, g := range sp.Goals() {
 			if g >= n {
 				return nil, fmt.Errorf("twobit: goal slot %d out of range [0, %d)", g, n)
 			}
-			if codes.Get(g) == NotReached {
-				codes.Words[g>>5] &^= 3 << (g & 31 * 2)
-				goals++
-				r.cur[g>>chunkLog>>6] |= 1 << (g >> chunkLog & 63)
-			}
+			codes.Words[g>>5] &^= 3 << (g & 31 * 2)
+			r.cur[g>>chunkLog>>6] |= 1 << (g >> chunkLog & 63)
 		}
-		cp.Counts = []uint64{goals}
-		r.reached.Store(goals)
 	}
 	r.codes, r.recent = cp.Codes.Words, cp.Recent
 	ok := false
@@ -235,46 +230,50 @@ func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
 			cp.Release()
 		}
 	}()
-	if opt.Resume == nil && opt.AfterLevel != nil {
-		if err := opt.AfterLevel(cp); err != nil {
-			return nil, fmt.Errorf("twobit: after level 0: %w", err)
-		}
-	}
 	stop := r.reportProgress(start)
 	defer stop()
-	for {
-		d := uint64(len(cp.Counts) - 1)
-		if cp.Counts[d] == 0 {
-			break
+	for anySet(r.cur) {
+		d := uint64(len(cp.Counts))
+		if d > sp.DepthBound() {
+			return nil, fmt.Errorf("twobit: remoteness %d is beyond the space's depth bound %d", d, sp.DepthBound())
 		}
 		r.level.Store(int64(d))
-		found, err := r.expandLevel(ctx, d)
+		count, err := r.expandLevel(ctx, d)
 		if err != nil {
 			return nil, err
 		}
-		if found == 0 {
-			break
+		if count == 0 {
+			break // a resumed search whose last level was empty
 		}
-		if d+1 > sp.DepthBound() {
-			return nil, fmt.Errorf("twobit: remoteness %d is beyond the space's depth bound %d", d+1, sp.DepthBound())
-		}
-		cp.Counts = append(cp.Counts, found)
+		cp.Counts = append(cp.Counts, count)
 		r.cur, r.next = r.next, r.cur
 		clear(r.next)
-		if opt.AfterLevel != nil {
+		if opt.AfterLevel != nil && anySet(r.cur) {
 			if err := opt.AfterLevel(cp); err != nil {
-				return nil, fmt.Errorf("twobit: after level %d: %w", d+1, err)
+				return nil, fmt.Errorf("twobit: after level %d: %w", d, err)
 			}
 		}
 	}
 	cp.Release()
-	res := &Result{Codes: cp.Codes, Counts: cp.Counts, Reached: r.reached.Load()}
+	res := &Result{Codes: cp.Codes, Counts: cp.Counts}
+	for _, c := range cp.Counts {
+		res.Reached += c
+	}
 	if err := r.classify(ctx, res); err != nil {
 		return nil, err
 	}
 	ok = true
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+func anySet(words []uint64) bool {
+	for _, w := range words {
+		if w != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // spread moves bit i of x to bit 2i.
@@ -305,12 +304,14 @@ func match(w uint64, c uint64) uint64 {
 	return ^(x | x>>1) & evenBits
 }
 
-// expandLevel expands the frontier of level d and returns the states it reached first.
+// expandLevel expands the frontier of level d (the slots of code d mod 3 not yet
+// expanded) and returns its size. The slots it reaches first get code d+1 mod 3 and
+// their chunks are flagged in r.next.
 func (r *run) expandLevel(ctx context.Context, d uint64) (uint64, error) {
 	c, nc := d%3, (d+1)%3
 	clr := (3 ^ nc) // the bits of code 3 that code nc has clear
 	for _, wk := range r.workers {
-		wk.found = 0
+		wk.found, wk.reported = 0, 0
 	}
 	chunks := (r.n + chunkSize - 1) / chunkSize
 	err := parallel.ForWorkers(ctx, r.workers, chunks, 1, func(wk *worker, ci, _ uint64) error {
@@ -331,6 +332,7 @@ func (r *run) expandLevel(ctx context.Context, d uint64) (uint64, error) {
 				continue
 			}
 			r.recent[ri] &^= squeeze(f) << sh
+			wk.found += uint64(bits.OnesCount64(f))
 			base := wi << 5
 			for f != 0 {
 				batch = append(batch, base+uint64(bits.TrailingZeros64(f)>>1))
@@ -345,6 +347,8 @@ func (r *run) expandLevel(ctx context.Context, d uint64) (uint64, error) {
 			r.expandBatch(wk, batch, nc, clr)
 		}
 		wk.batch = batch[:0]
+		r.reached.Add(wk.found - wk.reported)
+		wk.reported = wk.found
 		return nil
 	})
 	var found uint64
@@ -354,7 +358,10 @@ func (r *run) expandLevel(ctx context.Context, d uint64) (uint64, error) {
 	return found, err
 }
 
-// expandBatch sets every unreached neighbour of the slots of batch to code nc.
+// expandBatch sets every unreached neighbour of the slots of batch to code nc and flags
+// its chunk. A neighbour two workers both find unreached is set by both, to the same
+// code: harmless, and cheaper than learning which one did it (an atomic AND whose old
+// value is used is a compare-and-swap loop; one whose value is not, one locked AND).
 func (r *run) expandBatch(wk *worker, batch []uint64, nc, clr uint64) {
 	nbrs := wk.expand(wk.nbrs[:0], batch)
 	codes := r.codes
@@ -365,22 +372,17 @@ func (r *run) expandBatch(wk *worker, batch []uint64, nc, clr uint64) {
 			cand = append(cand, s)
 		}
 	}
-	var found uint64
+	last := ^uint64(0) // the chunk flagged last: neighbours come in runs of one chunk
 	for _, s := range cand {
-		sh := s & 31 * 2
-		old := atomic.AndUint64(&codes[s>>5], ^(clr << sh))
-		if old>>sh&3 != NotReached {
-			continue // another worker (or this batch) got there first
-		}
-		found++
-		ci := s >> chunkLog
-		if atomic.LoadUint64(&r.next[ci>>6])&(1<<(ci&63)) == 0 {
-			atomic.OrUint64(&r.next[ci>>6], 1<<(ci&63))
+		atomic.AndUint64(&codes[s>>5], ^(clr << (s & 31 * 2)))
+		if ci := s >> chunkLog; ci != last {
+			last = ci
+			if atomic.LoadUint64(&r.next[ci>>6])&(1<<(ci&63)) == 0 {
+				atomic.OrUint64(&r.next[ci>>6], 1<<(ci&63))
+			}
 		}
 	}
 	wk.nbrs, wk.cand = nbrs, cand
-	wk.found += found
-	r.reached.Add(found)
 }
 
 // classify counts the slots no level reached: holes and unreachable states.

@@ -129,7 +129,7 @@ func TestResumeEveryLevel(t *testing.T) {
 		t.Fatal(err)
 	}
 	levels := len(full.Counts)
-	for stopAt := range levels {
+	for stopAt := range levels - 1 {
 		var saved *Checkpoint
 		stopErr := context.Canceled
 		_, err := Search(context.Background(), sp, Options{Workers: 2, AfterLevel: func(cp *Checkpoint) error {
