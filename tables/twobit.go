@@ -1,0 +1,211 @@
+package tables
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/values"
+)
+
+// A two-bit table (values.EncodingDepthMod3) stores each state's remoteness modulo 3. A
+// state's neighbours are one move nearer, equally near or one move farther, so exactly
+// the neighbours of code c−1 (mod 3) are one move nearer; the exact remoteness is the
+// number of such steps down to a goal (the descent). Every step expands one slot with
+// the space's expander and reads the codes of its neighbours, through the reader's
+// cache of decoded blocks: a table whose blocks are cached answers in microseconds.
+
+// mod3Table is what a two-bit table keeps for its lookups.
+type mod3Table struct {
+	extra     values.DepthMod3Extra
+	goals     []uint64 // sorted
+	expanders sync.Pool
+}
+
+// mod3Walker is one goroutine's expander and scratch.
+type mod3Walker struct {
+	expand func(dst, src []uint64) []uint64
+	src    [1]uint64
+	nbrs   []uint64
+}
+
+func (t *Table) openMod3() error {
+	if t.meta.CodeBits != values.DepthMod3Bits {
+		return fmt.Errorf("a depth-mod-3 table with %d-bit codes: %w", t.meta.CodeBits, format.ErrCorrupt)
+	}
+	pz, ok := t.dom.(PuzzleDomain)
+	if !ok {
+		return fmt.Errorf("a depth-mod-3 table of %s, which is no puzzle: %w", t.meta.Game, format.ErrCorrupt)
+	}
+	x, err := values.ParseDepthMod3Extra(t.meta.Extra, t.meta.CodeCounts)
+	if err != nil {
+		return fmt.Errorf("%w: %w", err, format.ErrCorrupt)
+	}
+	m := &mod3Table{extra: x, goals: slices.Clone(pz.Goals())}
+	slices.Sort(m.goals)
+	m.expanders.New = func() any { return &mod3Walker{expand: pz.NewExpander()} }
+	t.mod3 = m
+	return nil
+}
+
+// isGoal reports whether slot is a goal's.
+func (m *mod3Table) isGoal(slot uint64) bool {
+	_, ok := slices.BinarySearch(m.goals, slot)
+	return ok
+}
+
+// descend returns the remoteness of the state at slot, which holds code c (0..2), by
+// walking down to a goal; visit, if set, is called with every slot on the way after
+// slot, the goal last.
+func (t *Table) descend(slot uint64, c uint32, visit func(uint64)) (int, error) {
+	m := t.mod3
+	w := m.expanders.Get().(*mod3Walker)
+	defer m.expanders.Put(w)
+	limit := len(m.extra.Counts) - 1
+	d := 0
+	for !m.isGoal(slot) {
+		if d >= limit {
+			return 0, fmt.Errorf("slot %d: no goal within %d steps down: %w", slot, limit, format.ErrCorrupt)
+		}
+		want := (c + 2) % 3
+		w.src[0] = slot
+		w.nbrs = w.expand(w.nbrs[:0], w.src[:])
+		next := slot
+		for _, nb := range w.nbrs {
+			nc, err := t.r.Code(nb)
+			if err != nil {
+				return 0, err
+			}
+			if nc == want {
+				next = nb
+				break
+			}
+		}
+		if next == slot {
+			return 0, fmt.Errorf("slot %d holds code %d but no neighbour holds %d: %w", slot, c, want, format.ErrCorrupt)
+		}
+		slot, c = next, want
+		d++
+		if visit != nil {
+			visit(slot)
+		}
+	}
+	if c != 0 {
+		return 0, fmt.Errorf("goal slot %d holds code %d: %w", slot, c, format.ErrCorrupt)
+	}
+	return d, nil
+}
+
+// decodeMod3 answers slot of a two-bit table, holding code c.
+func (t *Table) decodeMod3(slot uint64, c uint32) (Answer, error) {
+	if c == values.DepthMod3NotReached {
+		return Answer{Outcome: values.Unreachable}, nil
+	}
+	d, err := t.descend(slot, c, nil)
+	if err != nil {
+		return Answer{}, err
+	}
+	return Answer{Outcome: values.Remoteness, Remoteness: d, Reachable: true}, nil
+}
+
+// mod3Nearer returns the neighbours of state (canonical spelling, a reached state of
+// code c) that are one move nearer a goal: those of code c−1 mod 3, in Neighbors' order.
+func (t *Table) mod3Nearer(pz PuzzleDomain, state string, c uint32, first bool) ([]string, []uint32, error) {
+	nbrs, err := pz.Neighbors(state)
+	if err != nil {
+		return nil, nil, err
+	}
+	want := (c + 2) % 3
+	var out []string
+	var codes []uint32
+	for _, n := range nbrs {
+		slot, ok, err := t.dom.Slot(n)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: %w", ErrBadState, err)
+		}
+		if !ok {
+			continue
+		}
+		nc, err := t.r.Code(slot)
+		if err != nil {
+			return nil, nil, err
+		}
+		if nc == want {
+			out, codes = append(out, n), append(codes, nc)
+			if first {
+				break
+			}
+		}
+	}
+	return out, codes, nil
+}
+
+// mod3Path is Path for a two-bit table: a walk down by neighbours of code one less.
+func (t *Table) mod3Path(pz PuzzleDomain, a Answer) ([]string, error) {
+	slot, ok, err := t.dom.Slot(a.State)
+	if err != nil || !ok {
+		return nil, fmt.Errorf("state %s: no slot: %w", a.State, format.ErrCorrupt)
+	}
+	c, err := t.r.Code(slot)
+	if err != nil {
+		return nil, err
+	}
+	path := []string{a.State}
+	cur := a.State
+	for range a.Remoteness {
+		next, codes, err := t.mod3Nearer(pz, cur, c, true)
+		if err != nil {
+			return nil, err
+		}
+		if len(next) == 0 {
+			return nil, fmt.Errorf("state %s holds code %d but no neighbour holds %d: %w", cur, c, (c+2)%3, format.ErrCorrupt)
+		}
+		cur, c = next[0], codes[0]
+		path = append(path, cur)
+	}
+	if goal, err := pz.IsGoal(cur); err != nil || !goal {
+		return nil, fmt.Errorf("state %s ends the descent but is no goal: %w", cur, format.ErrCorrupt)
+	}
+	return path, nil
+}
+
+// newMod3Checker checks a two-bit table's code of a slot against its neighbours': a
+// goal holds 0; any other reached state has a neighbour one less mod 3 and no
+// unreached one; a slot no level reached has no reached neighbour. (A cycle of codes
+// going down mod 3 that never meets a goal would pass these checks: `tablesmith
+// verify` recomputes the search where it fits.)
+func (t *Table) newMod3Checker() checker {
+	pz := t.dom.(PuzzleDomain)
+	expand := pz.NewExpander()
+	var src [1]uint64
+	var nbrs []uint64
+	m := t.mod3
+	return func(s uint64, code func(uint64) uint32) string {
+		c := code(s)
+		isGoal := m.isGoal(s)
+		switch {
+		case c > 3:
+			return fmt.Sprintf("code %d in a two-bit table", c)
+		case isGoal && c != 0:
+			return fmt.Sprintf("a goal holds code %d, not 0", c)
+		}
+		src[0] = s
+		nbrs = expand(nbrs[:0], src[:])
+		nearer := false
+		for _, nb := range nbrs {
+			nc := code(nb)
+			switch {
+			case c == 3 && nc != 3:
+				return fmt.Sprintf("not reached, but a neighbour holds code %d", nc)
+			case c != 3 && nc == 3:
+				return fmt.Sprintf("code %d, but a neighbour is not reached", c)
+			}
+			nearer = nearer || nc == (c+2)%3
+		}
+		if c != 3 && !isGoal && !nearer {
+			return fmt.Sprintf("code %d, but no neighbour holds %d", c, (c+2)%3)
+		}
+		return ""
+	}
+}
