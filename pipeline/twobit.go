@@ -241,3 +241,58 @@ func TwoBitCodes(words []uint64) format.CodeSource {
 		}
 	}
 }
+
+// RecomputeLimit is the largest two-bit table whose search `verify` recomputes.
+const RecomputeLimit = 1 << 28
+
+// RecomputeTwoBit searches the space of a two-bit table again and compares every code
+// and the per-depth counts with the file's: the check a forged table cannot pass (the
+// local checks of tables.Verify cannot see a cycle of codes that never meets a goal).
+// The error wraps format.ErrCorrupt and names the first slot that differs.
+func RecomputeTwoBit(ctx context.Context, in *games.Instance, r *format.Reader, workers int) error {
+	sp, ok := in.Space.(twobit.Space)
+	if !ok {
+		return fmt.Errorf("verify: %s is not a puzzle the two-bit search builds", in.Game.Name())
+	}
+	meta := r.Meta()
+	x, err := values.ParseDepthMod3Extra(meta.Extra, meta.CodeCounts)
+	if err != nil {
+		return fmt.Errorf("verify: %w: %w", err, format.ErrCorrupt)
+	}
+	res, err := twobit.Search(ctx, sp, twobit.Options{Workers: workers})
+	if err != nil {
+		return err
+	}
+	defer res.Codes.Release()
+	if !slicesEqual(res.Counts, x.Counts) {
+		return fmt.Errorf("verify: the search finds %v states per remoteness, the file says %v: %w", res.Counts, x.Counts, format.ErrCorrupt)
+	}
+	buf := make([]uint32, 1<<16)
+	src := TwoBitCodes(res.Codes.Words)
+	want := make([]uint32, len(buf))
+	for start := uint64(0); start < meta.Slots; start += uint64(len(buf)) {
+		k := min(uint64(len(buf)), meta.Slots-start)
+		if err := r.Codes(buf[:k], start); err != nil {
+			return err
+		}
+		src(want[:k], start)
+		for i := range k {
+			if buf[i] != want[i] {
+				return fmt.Errorf("verify: slot %d holds code %d, the search gives %d: %w", start+i, buf[i], want[i], format.ErrCorrupt)
+			}
+		}
+	}
+	return nil
+}
+
+func slicesEqual(a, b []uint64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
