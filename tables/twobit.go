@@ -141,7 +141,11 @@ func (t *Table) mod3Nearer(pz PuzzleDomain, state string, c uint32, first bool) 
 	return out, codes, nil
 }
 
-// mod3Path is Path for a two-bit table: a walk down by neighbours of code one less.
+// mod3Path is Path for a two-bit table: the descent by slots, each slot's state taken
+// as the next state of the path when it is one of the previous state's neighbours
+// (always, for a game whose states are their slots' spelling); where it is not (a game
+// that canonicalises states, whose path keeps the user's labels), the walk goes on by
+// the neighbours' own spellings and codes.
 func (t *Table) mod3Path(pz PuzzleDomain, a Answer) ([]string, error) {
 	slot, ok, err := t.dom.Slot(a.State)
 	if err != nil || !ok {
@@ -151,18 +155,46 @@ func (t *Table) mod3Path(pz PuzzleDomain, a Answer) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	path := []string{a.State}
+	slots := make([]uint64, 0, a.Remoteness)
+	if _, err := t.descend(slot, c, func(s uint64) { slots = append(slots, s) }); err != nil {
+		return nil, err
+	}
+	path := make([]string, 1, a.Remoteness+1)
+	path[0] = a.State
 	cur := a.State
-	for range a.Remoteness {
-		next, codes, err := t.mod3Nearer(pz, cur, c, true)
+	for i := range a.Remoteness {
+		nbrs, err := pz.Neighbors(cur)
 		if err != nil {
 			return nil, err
 		}
-		if len(next) == 0 {
-			return nil, fmt.Errorf("state %s holds code %d but no neighbour holds %d: %w", cur, c, (c+2)%3, format.ErrCorrupt)
+		next, ok := t.dom.StateOf(slots[i])
+		if !ok || !slices.Contains(nbrs, next) {
+			// Fall back to the neighbours' own spellings.
+			cc, err := t.r.Code(slots[i])
+			if err != nil {
+				return nil, err
+			}
+			found := false
+			for _, n := range nbrs {
+				ns, ok, err := t.dom.Slot(n)
+				if err != nil || !ok {
+					continue
+				}
+				nc, err := t.r.Code(ns)
+				if err != nil {
+					return nil, err
+				}
+				if nc == cc {
+					next, found = n, true
+					break
+				}
+			}
+			if !found {
+				return nil, fmt.Errorf("state %s has no neighbour one move nearer: %w", cur, format.ErrCorrupt)
+			}
 		}
-		cur, c = next[0], codes[0]
-		path = append(path, cur)
+		path = append(path, next)
+		cur = next
 	}
 	if goal, err := pz.IsGoal(cur); err != nil || !goal {
 		return nil, fmt.Errorf("state %s ends the descent but is no goal: %w", cur, format.ErrCorrupt)
