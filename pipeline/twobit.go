@@ -106,6 +106,10 @@ func freeDisk(dir string) uint64 {
 	return st.Bavail * uint64(st.Bsize)
 }
 
+// twoBitCheckpointed, if set (tests), is called after every checkpoint written, with its
+// last level; an error stops the search as a kill would.
+var twoBitCheckpointed func(level int) error
+
 // buildTwoBit is BuildPuzzle with the two-bit engine.
 func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out string, opt PuzzleOptions, checkpointing bool) (*PuzzleResult, error) {
 	ckptPath := TwoBitCheckpointPath(out)
@@ -167,6 +171,9 @@ func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out st
 			}
 			saved = len(cp.Counts) - 1
 			last, lastWrite = time.Now(), time.Since(start)
+			if twoBitCheckpointed != nil {
+				return twoBitCheckpointed(saved)
+			}
 			return nil
 		}
 	}
