@@ -39,7 +39,7 @@ type PuzzleOptions struct {
 	// Engine is EngineAuto (""), EngineBytes or EngineTwoBit (see ChooseEngine).
 	Engine string
 	// CheckpointEvery is the least time between two checkpoints of a two-bit build with
-	// CheckpointAuto (0: 2 minutes; and at least five times the last one's write).
+	// CheckpointAuto (0: 10 minutes; and at least five times the last one's write).
 	CheckpointEvery time.Duration
 }
 
@@ -73,7 +73,7 @@ func BuildPuzzle(ctx context.Context, in *games.Instance, out string, opt Puzzle
 	}
 	if engine == EngineTwoBit {
 		if opt.CheckpointEvery <= 0 {
-			opt.CheckpointEvery = 2 * time.Minute
+			opt.CheckpointEvery = 10 * time.Minute
 		}
 		return buildTwoBit(ctx, in, sp, out, opt, checkpointing && opt.Checkpoint != CheckpointNever)
 	}

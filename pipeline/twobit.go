@@ -191,7 +191,7 @@ func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out st
 		meta.Build.Workers = opt.Workers
 	}
 	writeStart := time.Now()
-	meta, err = WriteDepthMod3(ctx, out, res, meta, format.WriteOptions{Workers: opt.Workers, Progress: opt.Write})
+	meta, err = WriteDepthMod3(ctx, out, res, meta, format.WriteOptions{Workers: opt.Workers, Progress: opt.Write, Level: 1})
 	if err != nil {
 		if saved >= 0 {
 			return nil, fmt.Errorf("%w (the checkpoint %s after level %d is kept: make room and run the same command with --resume)", err, ckptPath, saved)
