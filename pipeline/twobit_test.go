@@ -128,3 +128,37 @@ func TestConvertRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanTwoBit: units fit their memory, the traffic is zero for one unit and the
+// expansions' CPU does not depend on the cut.
+func TestPlanTwoBit(t *testing.T) {
+	t.Parallel()
+	const slots = 653837184000 // 3×5
+	base := TwoBitPlanOptions{UnitCores: 16, NetworkBps: 1.25e9, Levels: 85, PeakLevel: 0.09, Branching: GridBranching(3, 5),
+		CellsCount: 15, Rates: MeasuredTwoBitRates, StatesCount: slots}
+	var cpu float64
+	for _, gib := range []uint64{16, 64, 256, 1024} {
+		opt := base
+		opt.UnitMemory = gib << 30
+		p, err := PlanTwoBit(slots, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.UnitMemBytes > opt.UnitMemory || uint64(p.Units)*p.UnitSlots < slots {
+			t.Fatalf("%d GiB: %+v", gib, p)
+		}
+		if (p.Units == 1) != (p.TrafficBytes == 0) || p.WallSeconds < p.ComputeSeconds {
+			t.Fatalf("%d GiB: %+v", gib, p)
+		}
+		if cpu != 0 && p.CPUCoreSeconds != cpu {
+			t.Fatalf("CPU %v, then %v", cpu, p.CPUCoreSeconds)
+		}
+		cpu = p.CPUCoreSeconds
+	}
+	if g := GridBranching(4, 4); g != 3 {
+		t.Fatalf("4×4 branching %v", g)
+	}
+	if _, err := PlanTwoBit(slots, TwoBitPlanOptions{UnitMemory: 1, UnitCores: 16}); err == nil {
+		t.Fatal("a unit smaller than its buffers accepted")
+	}
+}
