@@ -177,7 +177,24 @@ func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out st
 			return nil
 		}
 	}
+	// Every level's count as it is known, for the user (and the log of a long build).
+	levelStart := time.Now()
+	reportLevel := func(d int, k uint64) {
+		notice(fmt.Sprintf("level %d: %s states (%.1fs)", d, groupDigits(k), time.Since(levelStart).Seconds()))
+		levelStart = time.Now()
+	}
+	ckpt := topt.AfterLevel
+	topt.AfterLevel = func(cp *twobit.Checkpoint) error {
+		reportLevel(len(cp.Counts)-1, cp.Counts[len(cp.Counts)-1])
+		if ckpt != nil {
+			return ckpt(cp)
+		}
+		return nil
+	}
 	res, err := twobit.Search(ctx, sp, topt)
+	if err == nil && len(res.Counts) > 0 {
+		reportLevel(len(res.Counts)-1, res.Counts[len(res.Counts)-1])
+	}
 	if err != nil {
 		if saved >= 0 || topt.Resume != nil {
 			return nil, fmt.Errorf("%w (run the same command with --resume to continue from the checkpoint %s)", err, ckptPath)
@@ -302,4 +319,13 @@ func slicesEqual(a, b []uint64) bool {
 		}
 	}
 	return true
+}
+
+// groupDigits writes n with thousands separators.
+func groupDigits(n uint64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
