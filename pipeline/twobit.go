@@ -208,7 +208,7 @@ func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out st
 		meta.Build.Workers = opt.Workers
 	}
 	writeStart := time.Now()
-	meta, err = WriteDepthMod3(ctx, out, res, meta, format.WriteOptions{Workers: opt.Workers, Progress: opt.Write, Level: 1})
+	meta, err = WriteDepthMod3(ctx, out, res, meta, format.WriteOptions{Workers: opt.Workers, Progress: opt.Write, Level: 1, SlotsPerBlock: TwoBitSlotsPerBlock})
 	if err != nil {
 		if saved >= 0 {
 			return nil, fmt.Errorf("%w (the checkpoint %s after level %d is kept: make room and run the same command with --resume)", err, ckptPath, saved)
@@ -223,6 +223,10 @@ func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out st
 		Engine: EngineTwoBit}
 	return r, nil
 }
+
+// TwoBitSlotsPerBlock is the block of a two-bit table: 8 KiB of codes, so that a descent
+// that misses the cache decodes little per step.
+const TwoBitSlotsPerBlock = 1 << 15
 
 // WriteDepthMod3 writes the codes of a two-bit search as a table (values.EncodingDepthMod3)
 // with the states per remoteness in the metadata's extra.

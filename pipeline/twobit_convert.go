@@ -50,6 +50,7 @@ func ConvertPuzzleTable(ctx context.Context, src, dst string, workers int, build
 	wopt := format.WriteOptions{Workers: workers}
 	switch meta.Encoding {
 	case values.EncodingRemoteness:
+		wopt.Level, wopt.SlotsPerBlock = 1, TwoBitSlotsPerBlock
 		return toDepthMod3(ctx, r, meta, dst, wopt)
 	case values.EncodingDepthMod3:
 		return fromDepthMod3(ctx, in, r, meta, dst, workers, wopt)

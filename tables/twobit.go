@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/internal/sysmem"
 	"github.com/tablesmith/tablesmith/values"
 )
 
@@ -22,6 +23,10 @@ type mod3Table struct {
 	goals     []uint64 // sorted
 	expanders sync.Pool
 }
+
+// cacheOverheadGuess is the bytes a cached block costs beyond its codes (format's
+// bookkeeping and padding).
+const cacheOverheadGuess = 128
 
 // mod3Walker is one goroutine's expander and scratch.
 type mod3Walker struct {
@@ -46,6 +51,13 @@ func (t *Table) openMod3() error {
 	slices.Sort(m.goals)
 	m.expanders.New = func() any { return &mod3Walker{expand: pz.NewExpander()} }
 	t.mod3 = m
+	// A descent reads blocks all over the table (a move changes a rank's leading
+	// digits): a process that answers many queries keeps every block it decoded, up to
+	// half the memory available, rather than the default budget.
+	decoded := int64(t.meta.Slots/4) + int64(t.r.Blocks())*(cacheOverheadGuess)
+	if avail := int64(sysmem.Available() / 2); decoded > format.DefaultCacheBytes && avail > format.DefaultCacheBytes {
+		t.r.SetCacheBytes(min(decoded, avail))
+	}
 	return nil
 }
 
