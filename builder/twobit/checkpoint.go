@@ -109,6 +109,11 @@ func ReadCheckpoint(path, key string, slots uint64) (*Checkpoint, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return readCheckpoint(f, path, key, slots)
+}
+
+// readCheckpoint reads a checkpoint from f, named path in errors.
+func readCheckpoint(f io.Reader, path, key string, slots uint64) (*Checkpoint, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("checkpoint %s: %s: %w", path, fmt.Sprintf(format, args...), ErrCheckpoint)
 	}
