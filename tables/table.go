@@ -466,12 +466,12 @@ func (t *Table) Path(state string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if t.mod3 != nil {
+		return t.mod3Path(pz, state)
+	}
 	a, err := t.Lookup(state)
 	if err != nil || !a.Reachable {
 		return nil, err
-	}
-	if t.mod3 != nil {
-		return t.mod3Path(pz, a)
 	}
 	path := []string{a.State}
 	cur := a

@@ -153,26 +153,54 @@ func (t *Table) mod3Nearer(pz PuzzleDomain, state string, c uint32, first bool) 
 	return out, codes, nil
 }
 
+// SlotsSpeller is implemented by a puzzle domain whose StateOf spells every state exactly
+// as Neighbors does (slide: yes; Hanoi, which folds peg symmetries, no): a two-bit path
+// found by slots is then spelled from its slots.
+type SlotsSpeller interface{ SlotsSpellStates() bool }
+
 // mod3Path is Path for a two-bit table: the descent by slots, each slot's state taken
 // as the next state of the path when it is one of the previous state's neighbours
 // (always, for a game whose states are their slots' spelling); where it is not (a game
 // that canonicalises states, whose path keeps the user's labels), the walk goes on by
 // the neighbours' own spellings and codes.
-func (t *Table) mod3Path(pz PuzzleDomain, a Answer) ([]string, error) {
-	slot, ok, err := t.dom.Slot(a.State)
-	if err != nil || !ok {
-		return nil, fmt.Errorf("state %s: no slot: %w", a.State, format.ErrCorrupt)
+func (t *Table) mod3Path(pz PuzzleDomain, state string) ([]string, error) {
+	var slot uint64
+	var ok bool
+	var norm string
+	var err error
+	if sp, isSpeller := t.dom.(SlotSpeller); isSpeller {
+		slot, ok, norm, err = sp.SlotSpelling(state)
+	} else if norm, err = t.dom.Normalize(state); err == nil {
+		slot, ok, err = t.dom.Slot(norm)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadState, err)
+	}
+	if !ok {
+		return nil, nil // no slot: the other parity class, which cannot reach the goal
 	}
 	c, err := t.r.Code(slot)
-	if err != nil {
+	if err != nil || c == values.DepthMod3NotReached {
 		return nil, err
 	}
-	slots := make([]uint64, 0, a.Remoteness)
+	var slots []uint64
 	if _, err := t.descend(slot, c, func(s uint64) { slots = append(slots, s) }); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("state %s: %w", norm, err)
 	}
+	a := Answer{State: norm, Remoteness: len(slots)}
 	path := make([]string, 1, a.Remoteness+1)
 	path[0] = a.State
+	if sp, ok := t.dom.(SlotsSpeller); ok && sp.SlotsSpellStates() {
+		// Every step is a neighbour by construction (the descent expanded it).
+		for _, s := range slots {
+			st, ok := t.dom.StateOf(s)
+			if !ok {
+				return nil, fmt.Errorf("slot %d on a descent is a hole: %w", s, format.ErrCorrupt)
+			}
+			path = append(path, st)
+		}
+		return path, nil
+	}
 	cur := a.State
 	for i := range a.Remoteness {
 		nbrs, err := pz.Neighbors(cur)
