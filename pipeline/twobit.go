@@ -92,9 +92,9 @@ func ChooseEngine(sp bfs.Space, engine string, workers int, logged, resume bool,
 }
 
 func tooBig(slots, need, avail uint64) error {
-	return fmt.Errorf("build: even the two-bit search of %d slots needs about %s of memory (3 bits a slot while searching); this machine has %s available: "+
-		"free memory, build on a machine with more, or split the search into units (tablesmith plan)",
-		slots, HumanBytes(need), HumanBytes(avail))
+	return fmt.Errorf("build: even the two-bit search of %s slots needs about %s of memory (3 bits a slot while searching); this machine has %s available: "+
+		"free memory, build on a machine with more, or split the search into units (tablesmith plan slide models that)",
+		groupDigits(slots), HumanBytes(need), HumanBytes(avail))
 }
 
 // freeDisk is the space free for an unprivileged writer in dir (0 when unknown).
@@ -127,14 +127,19 @@ func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out st
 		notice = func(string) {}
 	}
 	n := sp.Slots()
+	// The disk: the table (2-bit codes do not compress) is refused before any work where
+	// it cannot fit; checkpoints (the one on disk and its replacement) are left out,
+	// with a warning, where they cannot.
 	if free := freeDisk(filepath.Dir(out)); free > 0 {
-		need := twobit.CodesBytes(n) / 2 // the table: zstd takes 2-bit codes to about half
-		if checkpointing {
-			need += 2 * twobit.CheckpointBytes(n, 128) // the checkpoint and its replacement
+		table := twobit.CodesBytes(n) + n/2048*16 + 64<<10 // codes, block index, metadata
+		if free < table {
+			return nil, fmt.Errorf("build: the table needs about %s of disk, %s has %s free: make room, or write it elsewhere with -o",
+				HumanBytes(table), filepath.Dir(out), HumanBytes(free))
 		}
-		if free < need {
-			notice(fmt.Sprintf("warning: %s free in %s, the build may need about %s (table and checkpoints)",
-				HumanBytes(free), filepath.Dir(out), HumanBytes(need)))
+		if ck := 2 * twobit.CheckpointBytes(n, 256); checkpointing && free < table+ck {
+			notice(fmt.Sprintf("warning: %s free in %s holds the table (%s) but not checkpoints too (%s): building without checkpoints",
+				HumanBytes(free), filepath.Dir(out), HumanBytes(table), HumanBytes(ck)))
+			checkpointing = false
 		}
 	}
 	topt := twobit.Options{Workers: opt.Workers, Progress: opt.Search}
@@ -156,8 +161,9 @@ func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out st
 	if checkpointing {
 		every := opt.CheckpointEvery
 		last, lastWrite := time.Now(), time.Duration(0)
+		failed := false // a write failed: try again only when due by time
 		topt.AfterLevel = func(cp *twobit.Checkpoint) error {
-			due := opt.Checkpoint == CheckpointAlways ||
+			due := (opt.Checkpoint == CheckpointAlways && !failed) ||
 				time.Since(last) >= max(every, 5*lastWrite)
 			if !due {
 				return nil
@@ -165,8 +171,9 @@ func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out st
 			start := time.Now()
 			if err := twobit.WriteCheckpoint(ckptPath, in.Key(), cp); err != nil {
 				// The search goes on: a checkpoint lost costs a resume, not the build.
-				notice(fmt.Sprintf("warning: checkpoint after level %d not written (%v); the search goes on", len(cp.Counts)-1, err))
-				last = time.Now()
+				notice(fmt.Sprintf("warning: checkpoint after level %d not written (%v); the search goes on, the next try in %v",
+					len(cp.Counts)-1, err, max(every, 5*lastWrite)))
+				last, failed = time.Now(), true
 				return nil
 			}
 			saved = len(cp.Counts) - 1
