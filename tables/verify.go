@@ -80,7 +80,7 @@ func (t *Table) Verify(ctx context.Context, opt VerifyOptions) error {
 	case t.meta.Encoding == values.EncodingRemoteness:
 		return checkValues(ctx, t, opt, stage, t.newRemotenessChecker)
 	case t.mod3 != nil:
-		return checkValues(ctx, t, opt, stage, t.newMod3Checker)
+		return checkMod3(ctx, t, opt, stage)
 	case t.meta.Encoding == values.EncodingWDL, t.outcomeOnly:
 		// A game's positions move into other sectors: their values are checked through
 		// the set (Set.Verify), which holds the successors.
