@@ -65,3 +65,32 @@ func TestSlideMatchesByteEngine(t *testing.T) {
 		}
 	}
 }
+
+// TestExpander2x7Runs: the 2×7 expander over runs of close slots (a frontier's, which
+// share the unrank's cached prefix) lists what a fresh expander lists for each slot alone.
+func TestExpander2x7Runs(t *testing.T) {
+	t.Parallel()
+	sp, err := slide.NewSpace(slide.Params{Rows: 2, Cols: 7, Index: "lex-half"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expand := sp.NewExpander()
+	var src, got, want []uint64
+	for start := uint64(0); start < sp.Slots(); start += sp.Slots() / 97 {
+		src = src[:0]
+		for i := range uint64(3000) {
+			if s := start + i*i%1013 + i*7; s < sp.Slots() {
+				src = append(src, s)
+			}
+		}
+		slices.Sort(src)
+		got = expand(got[:0], src)
+		want = want[:0]
+		for _, s := range src {
+			want = sp.NewExpander()(want, []uint64{s})
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("run from %d: the expander's neighbours differ from a fresh one's", start)
+		}
+	}
+}
