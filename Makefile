@@ -200,10 +200,11 @@ bench-hanoi18: build
 	$(BIN) info $(DATA)/hanoi-4x18.tsm | tee -a $(BENCH_OUT)/hanoi-4x18.txt
 	@echo "outputs in $(BENCH_OUT)/; make bench-record appends them to $(RAW)/ and updates $(RESULTS)"
 
-# The whole 2×7 sliding-tile puzzle (43,589,145,600 states) with the two-bit engine: about
-# 21-30 min on 2 cores, 15.3 GiB peak, 80 GB of disk at most (the 10.9 GB table and the
-# 16.3 GB checkpoint, written every 10 minutes, and its replacement); interrupted, the same
-# command resumes from the checkpoint. The counts are printed and kept in the table.
+# The whole 2×7 sliding-tile puzzle (43,589,145,600 states) with the two-bit engine:
+# projected 26 min of search (22-30) and 29 min in all on 2 cores, 15.3 GiB peak, 43 GB of
+# disk at most (the 10.9 GB table, the 16.3 GB checkpoint written every 10 minutes, and its
+# replacement); interrupted, the same command resumes from the checkpoint. The per-depth
+# counts are printed level by level and kept in the table (info --json: counts).
 bench-2x7: build
 	@mkdir -p $(BENCH_OUT) $(DATA)
 	$(GO) build -o $(REPEATER) ./benchmarks/repeat
