@@ -74,7 +74,8 @@ type Options struct {
 	// and once at the end.
 	Progress      func(builder.Progress)
 	ProgressEvery time.Duration
-	// Resume, if set, continues a search from a checkpoint instead of the goals.
+	// Resume, if set, continues a search from a checkpoint instead of the goals. The
+	// search takes its arrays over: they end in Result.Codes, or are released on error.
 	Resume *Checkpoint
 	// AfterLevel, if set, is called after every level but the last with the state so
 	// far; the search's arrays must not be kept after it returns. An error stops the
