@@ -25,6 +25,9 @@ func BenchmarkExpandFrontier(b *testing.B) {
 			base := sp.Slots() / 3
 			i := 0
 			for b.Loop() {
+				if base+uint64((i+1)*len(src))*11 >= sp.Slots() {
+					i = 0 // start the run again
+				}
 				for k := range src {
 					src[k] = base + uint64(i*len(src)+k)*11
 				}
