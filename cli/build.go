@@ -82,11 +82,18 @@ func runBuild(e *env, args []string) (err error) {
 	resume := fs.Bool("resume", false, "continue from the checkpoint OUT.ckpt of an interrupted build of the same table")
 	ckpt := fs.String("checkpoint", "auto", "log every completed level to OUT.ckpt so that --resume can continue: auto (builds of 16M slots or more), always, never")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	engine := fs.String("engine", "auto", "search engine: bytes (a byte a state, exact remoteness stored), two-bit (2 bits a state stored: remoteness mod 3, "+
+		"exact remoteness by descent), or auto (bytes when it fits the memory available, else two-bit)")
 	profile := cpuProfileFlag(fs)
 	if err := parseBuildFlags(fs, args, out, "FILE", workers); err != nil {
 		return err
 	}
-	opt := pipeline.PuzzleOptions{Workers: *workers, Resume: *resume, Build: pipeline.Stamp(*workers, e.args)}
+	switch *engine {
+	case pipeline.EngineAuto, pipeline.EngineBytes, pipeline.EngineTwoBit:
+	default:
+		return fmt.Errorf("%w: --engine must be auto, bytes or two-bit", errUsage)
+	}
+	opt := pipeline.PuzzleOptions{Workers: *workers, Resume: *resume, Build: pipeline.Stamp(*workers, e.args), Engine: *engine}
 	switch *ckpt {
 	case "auto":
 		opt.Checkpoint = pipeline.CheckpointAuto
@@ -157,13 +164,13 @@ func printPuzzleSummary(e *env, out string, res *pipeline.PuzzleResult, asJSON b
 			"slots": info.Slots, "states": info.States, "unreachable": info.Unreachable,
 			"holes": info.Holes, "max_remoteness": info.MaxRemoteness, "bytes": info.Bytes,
 			"bits_per_state": info.BitsPerState, "search_seconds": res.SearchSeconds,
-			"write_seconds": res.WriteSeconds,
+			"write_seconds": res.WriteSeconds, "engine": res.Engine, "encoding": info.Encoding, "counts": info.Counts,
 		})
 	}
-	return printf(e, "%s: %s %s, index %s, %s states (%s unreachable), max remoteness %d, %s slots, %s (%.2f bits/state), search %.2fs, write %.2fs\n",
+	return printf(e, "%s: %s %s, index %s, %s states (%s unreachable), max remoteness %d, %s slots, %s (%.2f bits/state), %s engine, search %.2fs, write %.2fs\n",
 		out, info.Game, info.Params, info.Index, commas(info.States),
 		commas(info.Unreachable), info.MaxRemoteness, commas(info.Slots),
-		humanBytes(info.Bytes), info.BitsPerState, res.SearchSeconds, res.WriteSeconds)
+		humanBytes(info.Bytes), info.BitsPerState, res.Engine, res.SearchSeconds, res.WriteSeconds)
 }
 
 // writeJSON writes v as one line of JSON to stdout, reporting a failed write.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"time"
 
@@ -11,7 +12,7 @@ import (
 	"github.com/tablesmith/tablesmith/pipeline"
 )
 
-const convertArgs = "[--values wdl] [--workers N] [--json] -o OUT DIR"
+const convertArgs = "[--values wdl] [--workers N] [--json] -o OUT DIR | -o OUT FILE"
 
 // runConvert implements `tablesmith convert`: the win/draw/loss-only set derived from a
 // finished full set of a two-player game, tier by tier, without solving anything.
@@ -30,6 +31,11 @@ func runConvert(e *env, args []string) error {
 		return fmt.Errorf("%w: want exactly one set DIR to convert", errUsage)
 	case *out == "":
 		return fmt.Errorf("%w: -o OUT is required", errUsage)
+	}
+	if st, err := os.Stat(pos[0]); err == nil && st.Mode().IsRegular() {
+		return convertPuzzleTable(e, pos[0], *out, *workers, *asJSON)
+	}
+	switch {
 	case *valueKind != format.ValuesWDL:
 		return fmt.Errorf("%w: --values %q: a full set converts only to wdl (win, draw or loss alone)", errUsage, *valueKind)
 	}
@@ -86,4 +92,25 @@ func runConvert(e *env, args []string) error {
 		return printf(e, "%s: %d %ss, win/draw/loss only, in %.1fs\n", *out, tiers, noun, time.Since(start).Seconds())
 	}
 	return nil
+}
+
+// convertPuzzleTable converts a puzzle table FILE between the remoteness (byte) and the
+// depth-mod-3 (two-bit) encodings, whichever it is not.
+func convertPuzzleTable(e *env, src, dst string, workers int, asJSON bool) error {
+	ctx, stop := signalContext()
+	defer stop()
+	start := time.Now()
+	meta, err := pipeline.ConvertPuzzleTable(ctx, src, dst, workers, pipeline.Stamp(workers, e.args))
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(dst)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(e, map[string]any{"file": dst, "encoding": meta.Encoding, "code_bits": meta.CodeBits, "bytes": st.Size(),
+			"seconds": time.Since(start).Seconds()})
+	}
+	return printf(e, "%s: %s table (%d-bit codes), %s, in %.1fs\n", dst, meta.Encoding, meta.CodeBits, humanBytes(st.Size()), time.Since(start).Seconds())
 }

@@ -34,7 +34,7 @@ func planKinds() string {
 			kinds = append(kinds, g.Name())
 		}
 	}
-	return strings.Join(append(kinds, "pdb", "verify"), "|")
+	return strings.Join(append(kinds, "pdb", "verify", "slide"), "|")
 }
 
 // stringList is a flag that may be given many times.
@@ -66,6 +66,9 @@ func runPlan(e *env, args []string) error {
 		return flag.ErrHelp
 	}
 	kind, args := args[0], args[1:]
+	if kind == "slide" {
+		return runPlanSlide(e, args)
+	}
 	fs := newFlags(e, "plan "+kind, planKindArgs)
 	var unitsOf func() ([]pipeline.TierUnit, error)
 	var tiered games.TieredGame

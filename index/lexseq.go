@@ -4,8 +4,9 @@ package index
 // part a rank shares with the one before: ranks r and r' with r div 6! = r' div 6! have
 // the same first n-6 entries, so only the last six are computed again. A breadth-first
 // search that unranks a frontier in increasing order (a bitset drained word by word)
-// mostly gets ranks that close together. For n > 12 (ranks beyond 2^32) and n ≤ 7 it
-// unranks every rank in full. A LexSeq is not safe for concurrent use.
+// mostly gets ranks that close together. For 12 < n ≤ 16 (ranks beyond 2^32) a prefix is
+// computed with divisions, and a rank that shares the cached one costs none; for n > 16
+// and n ≤ 7 it unranks every rank in full. A LexSeq is not safe for concurrent use.
 type LexSeq struct {
 	n      int
 	q      uint64 // the rank of the cached prefix: r div 6!, or ^0 for none
@@ -55,13 +56,37 @@ func (s *LexSeq) Unrank(r uint64, p []uint8) (digitSum uint64) {
 // something derived from p (the board of a position vector) updates only that part.
 func (s *LexSeq) UnrankFrom(r uint64, p []uint8) (digitSum uint64, from int) {
 	n := s.n
-	if n > 12 || n <= seqTail+1 {
+	if n > 16 || n <= seqTail+1 {
 		return lexUnrank(r, p[:n]), 0
 	}
 	k := n - seqTail // the prefix's length
 	from = k
-	q := divFast(r, recipFact[seqTail])
-	if q != s.q {
+	var q uint64
+	switch {
+	case n <= 12:
+		q = divFast(r, recipFact[seqTail])
+	case r-s.q*factorials[seqTail] < factorials[seqTail]:
+		// Ranks beyond 2^32 (13 to 16 entries): no division while r shares the cached
+		// prefix (wrapping arithmetic: none is cached when s.q is ^0).
+		q = s.q
+	default:
+		q = r / factorials[seqTail]
+	}
+	if q != s.q && n > 12 {
+		list := uint64(identNibbles)
+		var prev, sum uint64
+		for i := range k {
+			f := n - 1 - i
+			qi := r / factorials[f]
+			d := qi - prev*uint64(f+1)
+			prev = qi
+			sum += d
+			s.prefix[i], list = nibbleTake(list, d)
+		}
+		s.q, s.list, s.sum = q, list, sum
+		copy(p[:k], s.prefix[:k])
+		from = 0
+	} else if q != s.q {
 		// The prefix of r is that of q·6!: the first k positions of lexUnrankSmall.
 		list := uint64(identNibbles)
 		var prev, sum uint64

@@ -325,7 +325,7 @@ func TestLexSeq(t *testing.T) {
 func TestLexSeqUnrankFrom(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 6))
-	for n := 1; n <= 13; n++ {
+	for n := 1; n <= 16; n++ {
 		s := NewLexSeq(n)
 		p, want := make([]uint8, n), make([]uint8, n)
 		inv, wantInv := make([]uint8, n), make([]uint8, n)

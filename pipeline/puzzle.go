@@ -36,6 +36,11 @@ type PuzzleOptions struct {
 	Write  func(done, total uint64)
 	// Notice, if set, receives one-line messages for the user (e.g. "resuming from …").
 	Notice func(string)
+	// Engine is EngineAuto (""), EngineBytes or EngineTwoBit (see ChooseEngine).
+	Engine string
+	// CheckpointEvery is the least time between two checkpoints of a two-bit build with
+	// CheckpointAuto (0: 10 minutes; and at least five times the last one's write).
+	CheckpointEvery time.Duration
 }
 
 // PuzzleResult is what a finished puzzle build reports.
@@ -44,6 +49,7 @@ type PuzzleResult struct {
 	Search        *bfs.Result     // Values are released: only the counts remain
 	SearchSeconds float64
 	WriteSeconds  float64
+	Engine        string // EngineBytes or EngineTwoBit
 }
 
 // puzzleSpace is what the puzzle pipeline needs of an instance.
@@ -61,8 +67,15 @@ func BuildPuzzle(ctx context.Context, in *games.Instance, out string, opt Puzzle
 	}
 	checkpointing := opt.Resume || opt.Checkpoint == CheckpointAlways ||
 		(opt.Checkpoint == CheckpointAuto && sp.Slots() >= 16<<20)
-	if err := checkSearchMemory(sp, checkpointing); err != nil {
+	engine, err := ChooseEngine(sp, opt.Engine, opt.Workers, checkpointing, opt.Resume, out)
+	if err != nil {
 		return nil, err
+	}
+	if engine == EngineTwoBit {
+		if opt.CheckpointEvery <= 0 {
+			opt.CheckpointEvery = 10 * time.Minute
+		}
+		return buildTwoBit(ctx, in, sp, out, opt, checkpointing && opt.Checkpoint != CheckpointNever)
 	}
 	// Refuse a device, FIFO, symlink or directory before hours of search, not after.
 	ckptPath := out + ".ckpt"
@@ -146,7 +159,7 @@ func BuildPuzzle(ctx context.Context, in *games.Instance, out string, opt Puzzle
 	if st, err := os.Lstat(ckptPath); err == nil && st.Mode().IsRegular() {
 		os.Remove(ckptPath)
 	}
-	r := &PuzzleResult{Meta: meta, SearchSeconds: res.Elapsed.Seconds(), WriteSeconds: time.Since(writeStart).Seconds()}
+	r := &PuzzleResult{Meta: meta, SearchSeconds: res.Elapsed.Seconds(), WriteSeconds: time.Since(writeStart).Seconds(), Engine: EngineBytes}
 	res.Values = nil
 	r.Search = res
 	return r, nil

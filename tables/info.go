@@ -67,6 +67,13 @@ func (t *Table) Info() Info {
 			info.Counts, info.MaxRemoteness = extra.Counts, extra.Max
 		}
 		info.States = t.meta.Slots
+	case t.mod3 != nil:
+		x := t.mod3.extra
+		info.Counts = x.Counts
+		for _, c := range x.Counts {
+			info.States += c
+		}
+		info.Unreachable, info.Holes, info.MaxRemoteness = x.Unreachable, x.Holes, len(x.Counts)-1
 	case t.outcomeOnly:
 		// No remoteness: no longest win or loss, no counts per remoteness.
 		s := values.WDLOnlySummary(t.meta.CodeCounts)

@@ -23,6 +23,7 @@ type Table struct {
 	rem  values.RemotenessCodes // remoteness tables
 	wdl  values.WDLCodes        // two-player tables
 	pdb  PDBDomain              // pattern-database groups
+	mod3 *mod3Table             // two-bit tables (values.EncodingDepthMod3)
 	// outcomeOnly marks a win/draw/loss-only table (values.EncodingWDLOnly): wdl decodes
 	// its outcomes, and the remoteness it decodes to means nothing.
 	outcomeOnly bool
@@ -183,6 +184,13 @@ func newTable(r *format.Reader) (*Table, error) {
 		if _, ok := in.Game.(games.PuzzleGame); !ok {
 			return nil, fmt.Errorf("a remoteness table of %s, which is no puzzle: %w", meta.Game, format.ErrCorrupt)
 		}
+	case values.EncodingDepthMod3:
+		if _, ok := in.Game.(games.PuzzleGame); !ok {
+			return nil, fmt.Errorf("a depth-mod-3 table of %s, which is no puzzle: %w", meta.Game, format.ErrCorrupt)
+		}
+		if err := t.openMod3(); err != nil {
+			return nil, err
+		}
 	case values.EncodingPDBValue, values.EncodingPDBExcess:
 		if _, isPDB := in.Game.(games.PDBFamily); !isPDB {
 			return nil, fmt.Errorf("a pattern-database table of %s, which is no pattern database: %w", meta.Game, format.ErrCorrupt)
@@ -198,8 +206,8 @@ func newTable(r *format.Reader) (*Table, error) {
 			return nil, fmt.Errorf("a win/loss/draw table of %s with %d-bit codes: %w", meta.Game, meta.CodeBits, format.ErrCorrupt)
 		}
 	default:
-		return nil, fmt.Errorf("unsupported value encoding %q (this tablesmith reads %s, %s, %s, %s, %s, %s): %w", meta.Encoding,
-			values.EncodingRemoteness, values.EncodingPDBValue, values.EncodingPDBExcess, values.EncodingWDL, values.EncodingWDLSplit,
+		return nil, fmt.Errorf("unsupported value encoding %q (this tablesmith reads %s, %s, %s, %s, %s, %s, %s): %w", meta.Encoding,
+			values.EncodingRemoteness, values.EncodingDepthMod3, values.EncodingPDBValue, values.EncodingPDBExcess, values.EncodingWDL, values.EncodingWDLSplit,
 			values.EncodingWDLOnly, format.ErrCorrupt)
 	}
 	if dom.Slots() != meta.Slots {
@@ -219,7 +227,7 @@ func (t *Table) checkGoals() error {
 	switch {
 	case t.pdb != nil:
 		goals = []uint64{t.pdb.GoalEntry()}
-	case t.meta.Encoding == values.EncodingRemoteness:
+	case t.meta.Encoding == values.EncodingRemoteness, t.mod3 != nil:
 		goals = t.dom.(PuzzleDomain).Goals()
 	}
 	for _, g := range goals {
@@ -378,6 +386,8 @@ func (t *Table) SlotAnswer(slot uint64) (Answer, error) {
 // decode reads code c of slot.
 func (t *Table) decode(slot uint64, c uint32) (Answer, error) {
 	switch {
+	case t.mod3 != nil:
+		return t.decodeMod3(slot, c)
 	case t.pdb != nil:
 		v := values.PDBValue(t.meta.Encoding, uint64(c), uint64(t.pdb.EntryMD(slot)))
 		return Answer{Outcome: values.Bound, Remoteness: int(v)}, nil
@@ -415,7 +425,7 @@ func (t *Table) puzzle() (PuzzleDomain, error) {
 	if err := t.ready(); err != nil {
 		return nil, err
 	}
-	if t.meta.Encoding != values.EncodingRemoteness {
+	if t.meta.Encoding != values.EncodingRemoteness && t.mod3 == nil {
 		return nil, fmt.Errorf("tables: a %s table has no shortest paths", t.meta.Encoding)
 	}
 	return t.dom.(PuzzleDomain), nil
@@ -431,6 +441,18 @@ func (t *Table) BestMoves(state string) ([]string, error) {
 	a, err := t.Lookup(state)
 	if err != nil || !a.Reachable || a.Remoteness == 0 {
 		return nil, err
+	}
+	if t.mod3 != nil {
+		slot, _, err := t.dom.Slot(a.State)
+		if err != nil {
+			return nil, err
+		}
+		c, err := t.r.Code(slot)
+		if err != nil {
+			return nil, err
+		}
+		best, _, err := t.mod3Nearer(pz, a.State, c, false)
+		return best, err
 	}
 	nbrs, err := pz.Neighbors(a.State)
 	if err != nil {
@@ -456,6 +478,9 @@ func (t *Table) Path(state string) ([]string, error) {
 	pz, err := t.puzzle()
 	if err != nil {
 		return nil, err
+	}
+	if t.mod3 != nil {
+		return t.mod3Path(pz, state)
 	}
 	a, err := t.Lookup(state)
 	if err != nil || !a.Reachable {

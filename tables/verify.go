@@ -79,6 +79,8 @@ func (t *Table) Verify(ctx context.Context, opt VerifyOptions) error {
 		return checkValues(ctx, t, opt, stage, t.newPDBChecker)
 	case t.meta.Encoding == values.EncodingRemoteness:
 		return checkValues(ctx, t, opt, stage, t.newRemotenessChecker)
+	case t.mod3 != nil:
+		return checkMod3(ctx, t, opt, stage)
 	case t.isWDL(), t.outcomeOnly:
 		// A game's positions move into other sectors: their values are checked through
 		// the set (Set.Verify), which holds the successors.

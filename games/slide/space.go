@@ -365,6 +365,10 @@ func (s *Space) SlotOf(board, pos []uint8) (slot uint64, ok bool) {
 // blank (up, left, right, down).
 func (s *Space) Neighbors(state string) ([]string, error) { return s.geo.NeighborStates(state) }
 
+// SlotsSpellStates reports that StateOf spells every state as Neighbors and Normalize do
+// (no symmetry is folded away): a path found by slots is spelled from them.
+func (s *Space) SlotsSpellStates() bool { return true }
+
 // Normalize returns state in canonical notation.
 func (s *Space) Normalize(state string) (string, error) {
 	board, err := s.geo.Parse(state)

@@ -1,0 +1,442 @@
+// Package twobit is the breadth-first search that holds a puzzle's whole space in two
+// bits a slot (Korf 2008, after Cooperman and Finkelstein): each slot's code is 3 while
+// the slot is not reached and the state's remoteness modulo 3 once it is. Those codes are
+// the table (values.EncodingDepthMod3); the exact remoteness of a state is recovered by
+// walking from it to a goal through neighbours whose code is one less modulo 3.
+//
+// Levels are found by scanning the codes: level d's frontier is the slots whose code is
+// d mod 3 and which were reached at level d, not 3, 6, … levels earlier. Those older
+// states share the code, and expanding them again would cost 2.5 to 5.6 times the work on
+// the sliding-tile puzzles (3×4: 5.6); a second bitset of one bit a slot, "recent",
+// tells them apart: it is 1 for a slot until the slot has been expanded. The scan reads
+// and clears it in order, word by word, so it is only ever written by the worker that
+// owns the word: no atomics, and the slots a level reaches need no write to it (they
+// were not reached, and so recent, before). The search thus holds 3 bits a slot, the
+// table 2.
+//
+// The hot path: workers (internal/parallel) take chunks of 2^17 slots in order; a word of
+// 32 codes is matched against the frontier code with a few bit operations, and a chunk
+// that no state of the level before reached is skipped whole (a bitset of one bit a
+// chunk). The frontier slots of a chunk are handed to the space's expander in batches;
+// the neighbour codes of a batch are first loaded (independent loads, many cache misses
+// in flight), and only the neighbours still unreached are set with an atomic AND, which
+// turns code 3 into the new code and tells the one worker that did it to count it.
+package twobit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/internal/bigmem"
+	"github.com/tablesmith/tablesmith/internal/cacheline"
+	"github.com/tablesmith/tablesmith/internal/parallel"
+)
+
+// Space is a state space as the search sees it (package builder/bfs's Space has the
+// same methods; a game satisfies both structurally).
+type Space interface {
+	Slots() uint64
+	Goals() []uint64
+	DepthBound() uint64
+	NewExpander() func(dst, src []uint64) []uint64
+	IsHole(slot uint64) bool
+}
+
+// Holed is implemented by spaces that can tell whether their scheme leaves holes at all;
+// without holes, the search does not ask IsHole of every unreached slot.
+type Holed interface{ HasHoles() bool }
+
+// Expecter is implemented by spaces that know how many states are reachable (for the ETA).
+type Expecter interface{ ExpectedStates() uint64 }
+
+// NotReached is the code of a slot that no search level reached: an unreachable state or
+// a hole.
+const NotReached = 3
+
+const (
+	evenBits  = 0x5555555555555555
+	chunkLog  = 17 // slots per scan unit, a power of two: 4096 code words, 2048 recent words
+	chunkSize = 1 << chunkLog
+)
+
+// Options tune a search. The zero value is usable.
+type Options struct {
+	Workers int // 0: GOMAXPROCS
+	// Batch is the number of frontier slots handed to an expander per call (0: 2048).
+	Batch int
+	// Progress, if set, is called from one goroutine about every ProgressEvery (0: 250ms)
+	// and once at the end.
+	Progress      func(builder.Progress)
+	ProgressEvery time.Duration
+	// Resume, if set, continues a search from a checkpoint instead of the goals. The
+	// search takes its arrays over: they end in Result.Codes, or are released on error.
+	Resume *Checkpoint
+	// AfterLevel, if set, is called after every level but the last with the state so
+	// far; the search's arrays must not be kept after it returns. An error stops the
+	// search.
+	AfterLevel func(*Checkpoint) error
+}
+
+// Checkpoint is the whole state of a search at a level boundary: the codes, the recent
+// bits and the states per level.
+type Checkpoint struct {
+	Codes     *Codes
+	Recent    []uint64 // one bit a slot: 1 until the slot is expanded
+	Counts    []uint64
+	recentBuf *bigmem.Buf
+}
+
+// Release frees the checkpoint's recent bits (the codes are released with Codes.Release).
+func (c *Checkpoint) Release() { c.recentBuf.Release(); c.Recent = nil }
+
+// Result is a finished search.
+type Result struct {
+	Codes       *Codes
+	Counts      []uint64 // Counts[d]: states at remoteness d
+	Reached     uint64
+	Unreachable uint64
+	Holes       uint64
+	Elapsed     time.Duration
+}
+
+// MaxRemoteness is the largest remoteness found (-1 for an empty search).
+func (r *Result) MaxRemoteness() int { return len(r.Counts) - 1 }
+
+// Codes is an array of 2-bit codes, 32 to a word, slot i at bits 2(i mod 32) of word
+// i/32: the packing of table files (format: LSB first), so a block of codes is the bytes
+// of its words.
+type Codes struct {
+	Words []uint64
+	n     uint64
+	buf   *bigmem.Buf
+}
+
+// NewCodes returns n codes, all NotReached, outside the Go heap.
+func NewCodes(n uint64) *Codes {
+	buf := bigmem.New((n + 31) / 32 * 8)
+	c := &Codes{Words: buf.Words(), n: n, buf: buf}
+	for i := range c.Words {
+		c.Words[i] = ^uint64(0)
+	}
+	return c
+}
+
+// Len is the number of codes.
+func (c *Codes) Len() uint64 { return c.n }
+
+// Get returns slot's code.
+func (c *Codes) Get(slot uint64) uint8 { return uint8(c.Words[slot>>5] >> (slot & 31 * 2) & 3) }
+
+// Bytes is the codes as the packed bytes of a table file: slot i at bits 2(i mod 4) of
+// byte i/4 (the unused codes of the last word are NotReached).
+func (c *Codes) Bytes() []byte { return c.buf.Bytes()[:(c.n+3)/4] }
+
+// Release frees the codes now.
+func (c *Codes) Release() { c.buf.Release(); c.Words = nil }
+
+// MemoryEstimate is the memory a search of n slots holds: 2 bits a slot of codes, 1 of
+// recent bits, the chunk flags and the workers' buffers.
+func MemoryEstimate(n uint64, workers int) uint64 {
+	return (n+31)/32*8 + (n+63)/64*8 + 2*(n/chunkSize/8+8) + uint64(max(workers, 1))*(1<<20)
+}
+
+// CodesBytes is the memory of the codes alone (the table's values): 2 bits a slot.
+func CodesBytes(n uint64) uint64 { return (n + 31) / 32 * 8 }
+
+// worker is one goroutine's scratch and tallies, on cache lines of its own.
+type worker struct {
+	expand   func(dst, src []uint64) []uint64
+	batch    []uint64
+	nbrs     []uint64
+	cand     []uint64
+	found    uint64 // frontier slots expanded this level
+	reported uint64 // of which added to run.reached
+}
+
+type run struct {
+	sp      Space
+	opt     Options
+	n       uint64
+	codes   []uint64
+	recent  []uint64
+	cur     []uint64 // chunk flags: the chunk holds frontier slots
+	next    []uint64
+	workers []*worker
+	reached atomic.Uint64
+	level   atomic.Int64
+	base    uint64
+}
+
+// Search runs the two-bit breadth-first search of sp from its goals.
+func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
+	start := time.Now()
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opt.Batch <= 0 {
+		opt.Batch = 2048
+	}
+	n := sp.Slots()
+	r := &run{sp: sp, opt: opt, n: n}
+	chunks := (n + chunkSize - 1) / chunkSize
+	r.cur = make([]uint64, (chunks+63)/64)
+	r.next = make([]uint64, (chunks+63)/64)
+	r.workers = make([]*worker, opt.Workers)
+	for i := range r.workers {
+		wk := cacheline.New[worker]()
+		wk.expand = sp.NewExpander()
+		wk.batch = make([]uint64, 0, opt.Batch)
+		wk.nbrs = make([]uint64, 0, 4*opt.Batch)
+		wk.cand = make([]uint64, 0, 4*opt.Batch)
+		r.workers[i] = wk
+	}
+	cp := opt.Resume
+	if cp != nil {
+		if cp.Codes == nil || cp.Codes.Len() != n || uint64(len(cp.Recent)) != (n+63)/64 {
+			return nil, errors.New("twobit: the checkpoint is not of this space")
+		}
+		for i := range r.cur {
+			r.cur[i] = ^uint64(0) // the frontier may be anywhere
+		}
+		for _, c := range cp.Counts {
+			r.reached.Add(c)
+		}
+		r.base = r.reached.Load()
+	} else {
+		codes := NewCodes(n)
+		recentBuf := bigmem.New((n + 63) / 64 * 8)
+		cp = &Checkpoint{Codes: codes, Recent: recentBuf.Words(), recentBuf: recentBuf, Counts: []uint64{}}
+		for i := range cp.Recent {
+			cp.Recent[i] = ^uint64(0)
+		}
+		for _, g := range sp.Goals() {
+			if g >= n {
+				return nil, fmt.Errorf("twobit: goal slot %d out of range [0, %d)", g, n)
+			}
+			codes.Words[g>>5] &^= 3 << (g & 31 * 2)
+			r.cur[g>>chunkLog>>6] |= 1 << (g >> chunkLog & 63)
+		}
+	}
+	r.codes, r.recent = cp.Codes.Words, cp.Recent
+	ok := false
+	defer func() {
+		if !ok {
+			cp.Codes.Release()
+			cp.Release()
+		}
+	}()
+	stop := r.reportProgress(start)
+	defer stop()
+	for anySet(r.cur) {
+		d := uint64(len(cp.Counts))
+		if d > sp.DepthBound() {
+			return nil, fmt.Errorf("twobit: remoteness %d is beyond the space's depth bound %d", d, sp.DepthBound())
+		}
+		r.level.Store(int64(d))
+		count, err := r.expandLevel(ctx, d)
+		if err != nil {
+			return nil, err
+		}
+		if count == 0 {
+			break // a resumed search whose last level was empty
+		}
+		cp.Counts = append(cp.Counts, count)
+		r.cur, r.next = r.next, r.cur
+		clear(r.next)
+		if opt.AfterLevel != nil && anySet(r.cur) {
+			if err := opt.AfterLevel(cp); err != nil {
+				return nil, fmt.Errorf("twobit: after level %d: %w", d, err)
+			}
+		}
+	}
+	cp.Release()
+	res := &Result{Codes: cp.Codes, Counts: cp.Counts}
+	for _, c := range cp.Counts {
+		res.Reached += c
+	}
+	if err := r.classify(ctx, res); err != nil {
+		return nil, err
+	}
+	ok = true
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+func anySet(words []uint64) bool {
+	for _, w := range words {
+		if w != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// spread moves bit i of x to bit 2i.
+func spread(x uint64) uint64 {
+	x &= 0xffffffff
+	x = (x | x<<16) & 0x0000ffff0000ffff
+	x = (x | x<<8) & 0x00ff00ff00ff00ff
+	x = (x | x<<4) & 0x0f0f0f0f0f0f0f0f
+	x = (x | x<<2) & 0x3333333333333333
+	x = (x | x<<1) & evenBits
+	return x
+}
+
+// squeeze moves bit 2i of x to bit i (the inverse of spread on even bits).
+func squeeze(x uint64) uint64 {
+	x &= evenBits
+	x = (x | x>>1) & 0x3333333333333333
+	x = (x | x>>2) & 0x0f0f0f0f0f0f0f0f
+	x = (x | x>>4) & 0x00ff00ff00ff00ff
+	x = (x | x>>8) & 0x0000ffff0000ffff
+	x = (x | x>>16) & 0xffffffff
+	return x
+}
+
+// match returns a bit at position 2i for every code i of w equal to c.
+func match(w uint64, c uint64) uint64 {
+	x := w ^ c*evenBits
+	return ^(x | x>>1) & evenBits
+}
+
+// expandLevel expands the frontier of level d (the slots of code d mod 3 not yet
+// expanded) and returns its size. The slots it reaches first get code d+1 mod 3 and
+// their chunks are flagged in r.next.
+func (r *run) expandLevel(ctx context.Context, d uint64) (uint64, error) {
+	c, nc := d%3, (d+1)%3
+	clr := (3 ^ nc) // the bits of code 3 that code nc has clear
+	for _, wk := range r.workers {
+		wk.found, wk.reported = 0, 0
+	}
+	chunks := (r.n + chunkSize - 1) / chunkSize
+	err := parallel.ForWorkers(ctx, r.workers, chunks, 1, func(wk *worker, ci, _ uint64) error {
+		if r.cur[ci>>6]&(1<<(ci&63)) == 0 {
+			return nil
+		}
+		lo := ci * (chunkSize / 32)
+		hi := min(lo+chunkSize/32, uint64(len(r.codes)))
+		batch := wk.batch[:0]
+		for wi := lo; wi < hi; wi++ {
+			f := match(atomic.LoadUint64(&r.codes[wi]), c)
+			if f == 0 {
+				continue
+			}
+			ri, sh := wi>>1, wi&1*32
+			f &= spread(r.recent[ri] >> sh)
+			if f == 0 {
+				continue
+			}
+			r.recent[ri] &^= squeeze(f) << sh
+			wk.found += uint64(bits.OnesCount64(f))
+			base := wi << 5
+			for f != 0 {
+				batch = append(batch, base+uint64(bits.TrailingZeros64(f)>>1))
+				f &= f - 1
+			}
+			if len(batch) >= cap(batch)-32 {
+				r.expandBatch(wk, batch, nc, clr)
+				batch = batch[:0]
+			}
+		}
+		if len(batch) > 0 {
+			r.expandBatch(wk, batch, nc, clr)
+		}
+		wk.batch = batch[:0]
+		r.reached.Add(wk.found - wk.reported)
+		wk.reported = wk.found
+		return nil
+	})
+	var found uint64
+	for _, wk := range r.workers {
+		found += wk.found
+	}
+	return found, err
+}
+
+// expandBatch sets every unreached neighbour of the slots of batch to code nc and flags
+// its chunk. A neighbour two workers both find unreached is set by both, to the same
+// code: harmless, and cheaper than learning which one did it (an atomic AND whose old
+// value is used is a compare-and-swap loop; one whose value is not, one locked AND).
+func (r *run) expandBatch(wk *worker, batch []uint64, nc, clr uint64) {
+	nbrs := wk.expand(wk.nbrs[:0], batch)
+	codes := r.codes
+	// First the loads, independent of each other: their misses overlap.
+	cand := wk.cand[:0]
+	for _, s := range nbrs {
+		if atomic.LoadUint64(&codes[s>>5])>>(s&31*2)&3 == NotReached {
+			cand = append(cand, s)
+		}
+	}
+	last := ^uint64(0) // the chunk flagged last: neighbours come in runs of one chunk
+	for _, s := range cand {
+		atomic.AndUint64(&codes[s>>5], ^(clr << (s & 31 * 2)))
+		if ci := s >> chunkLog; ci != last {
+			last = ci
+			if atomic.LoadUint64(&r.next[ci>>6])&(1<<(ci&63)) == 0 {
+				atomic.OrUint64(&r.next[ci>>6], 1<<(ci&63))
+			}
+		}
+	}
+	wk.nbrs, wk.cand = nbrs, cand
+}
+
+// classify counts the slots no level reached: holes and unreachable states.
+func (r *run) classify(ctx context.Context, res *Result) error {
+	var notReached atomic.Uint64
+	var holes atomic.Uint64
+	mayHaveHoles := true
+	if h, ok := r.sp.(Holed); ok {
+		mayHaveHoles = h.HasHoles()
+	}
+	err := parallel.For(ctx, len(r.workers), uint64(len(r.codes)), 1<<14, func(lo, hi uint64) error {
+		var nr, h uint64
+		for wi := lo; wi < hi; wi++ {
+			w := r.codes[wi]
+			m := w & (w >> 1) & evenBits
+			if wi == uint64(len(r.codes))-1 && r.n&31 != 0 {
+				m &= 1<<(r.n&31*2) - 1 // the codes past the last slot
+			}
+			nr += uint64(bits.OnesCount64(m))
+			if mayHaveHoles {
+				for m != 0 {
+					if r.sp.IsHole(wi<<5 + uint64(bits.TrailingZeros64(m)>>1)) {
+						h++
+					}
+					m &= m - 1
+				}
+			}
+		}
+		notReached.Add(nr)
+		holes.Add(h)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	res.Holes = holes.Load()
+	res.Unreachable = notReached.Load() - res.Holes
+	if res.Reached+notReached.Load() != r.n {
+		return fmt.Errorf("twobit: internal error: %d reached and %d not reached of %d slots", res.Reached, notReached.Load(), r.n)
+	}
+	return nil
+}
+
+func (r *run) reportProgress(start time.Time) func() {
+	if r.opt.Progress == nil {
+		return func() {}
+	}
+	var expect uint64
+	if e, ok := r.sp.(Expecter); ok {
+		expect = e.ExpectedStates()
+	}
+	return parallel.Tick(r.opt.ProgressEvery, func(final bool) {
+		r.opt.Progress(builder.Progress{Level: int(r.level.Load()), Reached: r.reached.Load(), Base: r.base,
+			Expect: expect, Slots: r.n, Elapsed: time.Since(start), Done: final})
+	})
+}

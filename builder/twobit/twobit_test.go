@@ -1,0 +1,157 @@
+package twobit
+
+import (
+	"context"
+	"math/bits"
+	"slices"
+	"testing"
+
+	"github.com/tablesmith/tablesmith/builder/internal/bfstoys"
+)
+
+// cycle is the odd cycle 0-1-…-(N-1)-0 plus a chord every 7 slots: not bipartite, so
+// neighbours at the same depth occur (their codes are equal).
+type cycle struct{ N uint64 }
+
+func (c cycle) Slots() uint64      { return c.N }
+func (c cycle) Goals() []uint64    { return []uint64{0, c.N / 2} }
+func (c cycle) DepthBound() uint64 { return c.N }
+func (c cycle) IsHole(uint64) bool { return false }
+func (c cycle) HasHoles() bool     { return false }
+func (c cycle) NewExpander() func(dst, src []uint64) []uint64 {
+	return func(dst, src []uint64) []uint64 {
+		for _, s := range src {
+			dst = append(dst, (s+1)%c.N, (s+c.N-1)%c.N)
+			if s%7 == 0 {
+				dst = append(dst, (s*5+3)%c.N)
+			}
+		}
+		return dst
+	}
+}
+
+// check compares a search with the oracle: every slot's code, the counts per level,
+// the reached, unreachable and hole counts.
+func check(t *testing.T, sp bfstoys.Space, res *Result) {
+	t.Helper()
+	want := bfstoys.Oracle(sp)
+	var counts []uint64
+	var holes, unreachable uint64
+	for s, d := range want {
+		got := res.Codes.Get(uint64(s))
+		if d < 0 {
+			if got != NotReached {
+				t.Fatalf("slot %d: code %d, want not reached", s, got)
+			}
+			if sp.IsHole(uint64(s)) {
+				holes++
+			} else {
+				unreachable++
+			}
+			continue
+		}
+		if int(got) != d%3 {
+			t.Fatalf("slot %d: code %d, want %d (depth %d)", s, got, d%3, d)
+		}
+		for len(counts) <= d {
+			counts = append(counts, 0)
+		}
+		counts[d]++
+	}
+	if !slices.Equal(res.Counts, counts) {
+		t.Fatalf("counts %v, want %v", res.Counts, counts)
+	}
+	if res.Holes != holes || res.Unreachable != unreachable {
+		t.Fatalf("holes %d unreachable %d, want %d %d", res.Holes, res.Unreachable, holes, unreachable)
+	}
+}
+
+func TestSearchMatchesOracle(t *testing.T) {
+	t.Parallel()
+	spaces := map[string]bfstoys.Space{
+		"cube12":       bfstoys.Cube{Dim: 12},
+		"cube16-holes": bfstoys.Cube{Dim: 16, Hole: func(s uint64) bool { return s%7 == 3 || bits.OnesCount64(s) == 9 }},
+		"chain":        bfstoys.Chain{Length: 300, N: 1000},
+		"cycle":        cycle{N: 100001},
+	}
+	for name, sp := range spaces {
+		for _, workers := range []int{1, 2, 3} {
+			for _, batch := range []int{1, 33, 0} {
+				res, err := Search(context.Background(), sp, Options{Workers: workers, Batch: batch})
+				if err != nil {
+					t.Fatalf("%s workers=%d batch=%d: %v", name, workers, batch, err)
+				}
+				check(t, sp, res)
+				res.Codes.Release()
+			}
+		}
+	}
+}
+
+func TestSpreadSqueeze(t *testing.T) {
+	t.Parallel()
+	for _, x := range []uint64{0, 1, 0x80000000, 0xffffffff, 0x12345678, 0xdeadbeef} {
+		s := spread(x)
+		if s&^evenBits != 0 || squeeze(s) != x {
+			t.Fatalf("spread(%#x) = %#x, squeeze back %#x", x, s, squeeze(s))
+		}
+		for i := range 32 {
+			if (x>>i&1 == 1) != (s>>(2*i)&1 == 1) {
+				t.Fatalf("spread(%#x): bit %d", x, i)
+			}
+		}
+	}
+}
+
+func TestMatch(t *testing.T) {
+	t.Parallel()
+	for c := uint64(0); c < 4; c++ {
+		var w uint64
+		for i := range 32 {
+			w |= uint64(i%4) << (2 * i)
+		}
+		m := match(w, c)
+		for i := range 32 {
+			if (m>>(2*i)&1 == 1) != (uint64(i%4) == c) || m>>(2*i+1)&1 != 0 {
+				t.Fatalf("match(%#x, %d) = %#x", w, c, m)
+			}
+		}
+	}
+}
+
+// TestResumeEveryLevel stops a search after every level in turn, resumes it from a copy
+// of its state there, and checks the result.
+func TestResumeEveryLevel(t *testing.T) {
+	t.Parallel()
+	sp := bfstoys.Cube{Dim: 14, Hole: func(s uint64) bool { return s%11 == 5 }}
+	full, err := Search(context.Background(), sp, Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels := len(full.Counts)
+	for stopAt := range levels - 1 {
+		var saved *Checkpoint
+		stopErr := context.Canceled
+		_, err := Search(context.Background(), sp, Options{Workers: 2, AfterLevel: func(cp *Checkpoint) error {
+			if len(cp.Counts)-1 == stopAt {
+				saved = cloneCheckpoint(cp)
+				return stopErr
+			}
+			return nil
+		}})
+		if err == nil || saved == nil {
+			t.Fatalf("stop at %d: err %v", stopAt, err)
+		}
+		res, err := Search(context.Background(), sp, Options{Workers: 3, Resume: saved})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, sp, res)
+	}
+}
+
+func cloneCheckpoint(cp *Checkpoint) *Checkpoint {
+	codes := NewCodes(cp.Codes.Len())
+	copy(codes.Words, cp.Codes.Words)
+	return &Checkpoint{Codes: codes, Recent: slices.Clone(cp.Recent), Counts: slices.Clone(cp.Counts)}
+}

@@ -1,0 +1,343 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/tablesmith/tablesmith/internal/humanize"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/tablesmith/tablesmith/builder/bfs"
+	"github.com/tablesmith/tablesmith/builder/levellog"
+	"github.com/tablesmith/tablesmith/builder/twobit"
+	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/internal/safefile"
+	"github.com/tablesmith/tablesmith/internal/sysmem"
+	"github.com/tablesmith/tablesmith/values"
+)
+
+// The engines a puzzle build can run (PuzzleOptions.Engine).
+const (
+	EngineAuto   = "auto"    // bytes when its search fits the memory available, else two-bit
+	EngineBytes  = "bytes"   // builder/bfs: a byte (or more) a slot, exact remoteness stored
+	EngineTwoBit = "two-bit" // builder/twobit: 2 bits a slot stored (3 while searching)
+)
+
+// TwoBitCheckpointPath is where a two-bit build of out keeps its checkpoint.
+func TwoBitCheckpointPath(out string) string { return out + ".2bit.ckpt" }
+
+// EngineMemory is what each engine's search of sp needs, in bytes (the byte engine with
+// its level log when logged).
+func EngineMemory(sp bfs.Space, workers int, logged bool) (bytes, twoBit uint64, err error) {
+	bytes, err = bfs.MemoryEstimate(sp)
+	if err != nil {
+		return 0, 0, err
+	}
+	if logged {
+		bytes += levellog.MemoryEstimate(sp.Slots())
+	}
+	return bytes, twobit.MemoryEstimate(sp.Slots(), workers) + writerMemory(workers), nil
+}
+
+// writerMemory is what the table writer holds beside the values: about three blocks
+// and their codes per worker.
+func writerMemory(workers int) uint64 { return uint64(max(workers, 1)) * (8 << 20) }
+
+// ChooseEngine resolves engine (auto, bytes or two-bit) for a build of sp into out, and
+// refuses, before any work, a search that does not fit the memory available, saying what
+// it needs and what to do instead. A resumed auto build takes the engine whose
+// checkpoint is there.
+func ChooseEngine(sp bfs.Space, engine string, workers int, logged, resume bool, out string) (string, error) {
+	need, need2, err := EngineMemory(sp, workers, logged)
+	if err != nil {
+		return "", err
+	}
+	avail := sysmem.Available()
+	fits := func(n uint64) bool { return avail == 0 || n <= avail }
+	n := sp.Slots()
+	switch engine {
+	case EngineBytes:
+		if !fits(need) {
+			return "", fmt.Errorf("build: the byte engine's search needs about %s of memory for %d slots; this machine has %s available (the two-bit engine needs %s: --engine two-bit)",
+				humanize.Bytes(need), n, humanize.Bytes(avail), humanize.Bytes(need2))
+		}
+		return engine, nil
+	case EngineTwoBit:
+		if !fits(need2) {
+			return "", tooBig(n, need2, avail)
+		}
+		return engine, nil
+	case EngineAuto, "":
+		if resume {
+			if _, err := os.Stat(TwoBitCheckpointPath(out)); err == nil {
+				return EngineTwoBit, nil
+			}
+			if _, err := os.Stat(out + ".ckpt"); err == nil {
+				return EngineBytes, nil
+			}
+		}
+		switch {
+		case fits(need):
+			return EngineBytes, nil
+		case fits(need2):
+			return EngineTwoBit, nil
+		}
+		return "", tooBig(n, need2, avail)
+	}
+	return "", fmt.Errorf("build: unknown engine %q (want auto, bytes or two-bit)", engine)
+}
+
+func tooBig(slots, need, avail uint64) error {
+	return fmt.Errorf("build: even the two-bit search of %s slots needs about %s of memory (3 bits a slot while searching); this machine has %s available: "+
+		"free memory, build on a machine with more, or split the search into units (tablesmith plan slide models that)",
+		groupDigits(slots), humanize.Bytes(need), humanize.Bytes(avail))
+}
+
+// freeDisk is the space free for an unprivileged writer in dir (0 when unknown).
+func freeDisk(dir string) uint64 {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return 0
+	}
+	return st.Bavail * uint64(st.Bsize)
+}
+
+// twoBitCheckpointed, if set (tests), is called after every checkpoint written, with its
+// last level; an error stops the search as a kill would.
+var twoBitCheckpointed func(level int) error
+
+// buildTwoBit is BuildPuzzle with the two-bit engine.
+func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out string, opt PuzzleOptions, checkpointing bool) (*PuzzleResult, error) {
+	ckptPath := TwoBitCheckpointPath(out)
+	for _, p := range []string{out, ckptPath} {
+		if err := safefile.CheckOutput(p); err != nil {
+			return nil, fmt.Errorf("build: %w", err)
+		}
+	}
+	params, err := in.ParamsJSON()
+	if err != nil {
+		return nil, err
+	}
+	notice := opt.Notice
+	if notice == nil {
+		notice = func(string) {}
+	}
+	n := sp.Slots()
+	// The disk: the table (2-bit codes do not compress) is refused before any work where
+	// it cannot fit; checkpoints (the one on disk and its replacement) are left out,
+	// with a warning, where they cannot.
+	if free := freeDisk(filepath.Dir(out)); free > 0 {
+		table := twobit.CodesBytes(n) + n/2048*16 + 64<<10 // codes, block index, metadata
+		if free < table {
+			return nil, fmt.Errorf("build: the table needs about %s of disk, %s has %s free: make room, or write it elsewhere with -o",
+				humanize.Bytes(table), filepath.Dir(out), humanize.Bytes(free))
+		}
+		if ck := 2 * twobit.CheckpointBytes(n, 256); checkpointing && free < table+ck {
+			notice(fmt.Sprintf("warning: %s free in %s holds the table (%s) but not checkpoints too (%s): building without checkpoints",
+				humanize.Bytes(free), filepath.Dir(out), humanize.Bytes(table), humanize.Bytes(ck)))
+			checkpointing = false
+		}
+	}
+	topt := twobit.Options{Workers: opt.Workers, Progress: opt.Search}
+	if opt.Resume {
+		cp, err := twobit.ReadCheckpoint(ckptPath, in.Key(), n)
+		switch {
+		case err == nil:
+			topt.Resume = cp
+			notice(fmt.Sprintf("resuming from %s after level %d", ckptPath, len(cp.Counts)-1))
+		case errors.Is(err, os.ErrNotExist):
+			notice(fmt.Sprintf("no checkpoint %s: starting from the goal", ckptPath))
+		case errors.Is(err, twobit.ErrCheckpoint):
+			return nil, fmt.Errorf("build: %w; delete it to start over without --resume", err)
+		default:
+			return nil, fmt.Errorf("build: reading the checkpoint: %w", err)
+		}
+	}
+	saved := -1 // the last level the checkpoint on disk holds
+	if checkpointing {
+		every := opt.CheckpointEvery
+		last, lastWrite := time.Now(), time.Duration(0)
+		failed := false // a write failed: try again only when due by time
+		topt.AfterLevel = func(cp *twobit.Checkpoint) error {
+			due := (opt.Checkpoint == CheckpointAlways && !failed) ||
+				time.Since(last) >= max(every, 5*lastWrite)
+			if !due {
+				return nil
+			}
+			start := time.Now()
+			if err := twobit.WriteCheckpoint(ckptPath, in.Key(), cp); err != nil {
+				// The search goes on: a checkpoint lost costs a resume, not the build.
+				notice(fmt.Sprintf("warning: checkpoint after level %d not written (%v); the search goes on, the next try in %v",
+					len(cp.Counts)-1, err, max(every, 5*lastWrite)))
+				last, failed = time.Now(), true
+				return nil
+			}
+			saved = len(cp.Counts) - 1
+			last, lastWrite = time.Now(), time.Since(start)
+			if twoBitCheckpointed != nil {
+				return twoBitCheckpointed(saved)
+			}
+			return nil
+		}
+	}
+	// Every level's count as it is known, for the user (and the log of a long build).
+	levelStart := time.Now()
+	reportLevel := func(d int, k uint64) {
+		notice(fmt.Sprintf("level %d: %s states (%.1fs)", d, groupDigits(k), time.Since(levelStart).Seconds()))
+		levelStart = time.Now()
+	}
+	ckpt := topt.AfterLevel
+	topt.AfterLevel = func(cp *twobit.Checkpoint) error {
+		reportLevel(len(cp.Counts)-1, cp.Counts[len(cp.Counts)-1])
+		if ckpt != nil {
+			return ckpt(cp)
+		}
+		return nil
+	}
+	res, err := twobit.Search(ctx, sp, topt)
+	if err == nil && len(res.Counts) > 0 {
+		reportLevel(len(res.Counts)-1, res.Counts[len(res.Counts)-1])
+	}
+	if err != nil {
+		if saved >= 0 || topt.Resume != nil {
+			return nil, fmt.Errorf("%w (run the same command with --resume to continue from the checkpoint %s)", err, ckptPath)
+		}
+		return nil, err
+	}
+	defer res.Codes.Release()
+	meta := format.Metadata{Game: in.Game.Name(), Params: params, Index: in.Index, Build: opt.Build}
+	meta.Build.Seconds = res.Elapsed.Seconds()
+	if opt.Workers > 0 {
+		meta.Build.Workers = opt.Workers
+	}
+	writeStart := time.Now()
+	meta, err = WriteDepthMod3(ctx, out, res, meta, format.WriteOptions{Workers: opt.Workers, Progress: opt.Write, Level: 1, SlotsPerBlock: TwoBitSlotsPerBlock})
+	if err != nil {
+		if saved >= 0 {
+			return nil, fmt.Errorf("%w (the checkpoint %s after level %d is kept: make room and run the same command with --resume)", err, ckptPath, saved)
+		}
+		return nil, fmt.Errorf("%w (the search is lost: make room and build again)", err)
+	}
+	if st, err := os.Lstat(ckptPath); err == nil && st.Mode().IsRegular() {
+		os.Remove(ckptPath)
+	}
+	r := &PuzzleResult{Meta: meta, SearchSeconds: res.Elapsed.Seconds(), WriteSeconds: time.Since(writeStart).Seconds(),
+		Search: &bfs.Result{Counts: res.Counts, Reached: res.Reached, Unreachable: res.Unreachable, Holes: res.Holes, Elapsed: res.Elapsed},
+		Engine: EngineTwoBit}
+	return r, nil
+}
+
+// TwoBitSlotsPerBlock is the block of a two-bit table: 8 KiB of codes, so that a descent
+// that misses the cache decodes little per step.
+const TwoBitSlotsPerBlock = 1 << 15
+
+// WriteDepthMod3 writes the codes of a two-bit search as a table (values.EncodingDepthMod3)
+// with the states per remoteness in the metadata's extra.
+func WriteDepthMod3(ctx context.Context, path string, res *twobit.Result, meta format.Metadata, opt format.WriteOptions) (format.Metadata, error) {
+	extra, err := json.Marshal(values.DepthMod3Extra{Counts: res.Counts, Unreachable: res.Unreachable, Holes: res.Holes, Engine: EngineTwoBit})
+	if err != nil {
+		return meta, err
+	}
+	meta.Encoding = values.EncodingDepthMod3
+	meta.Slots = res.Codes.Len()
+	meta.CodeBits = values.DepthMod3Bits
+	meta.Extra = extra
+	written, err := format.WriteFile(ctx, path, meta, TwoBitCodes(res.Codes.Words), opt)
+	if err != nil {
+		return written, fmt.Errorf("build: writing %s: %w", path, err)
+	}
+	return written, nil
+}
+
+// TwoBitCodes is the table writer's source of packed 2-bit codes (32 a word).
+func TwoBitCodes(words []uint64) format.CodeSource {
+	return func(dst []uint32, start uint64) {
+		i := 0
+		for i < len(dst) && (start+uint64(i))&31 != 0 {
+			s := start + uint64(i)
+			dst[i] = uint32(words[s>>5] >> (s & 31 * 2) & 3)
+			i++
+		}
+		for ; i+32 <= len(dst); i += 32 {
+			w := words[(start+uint64(i))>>5]
+			d := dst[i : i+32 : i+32]
+			for k := range d {
+				d[k] = uint32(w & 3)
+				w >>= 2
+			}
+		}
+		for ; i < len(dst); i++ {
+			s := start + uint64(i)
+			dst[i] = uint32(words[s>>5] >> (s & 31 * 2) & 3)
+		}
+	}
+}
+
+// RecomputeLimit is the largest two-bit table whose search `verify` recomputes.
+const RecomputeLimit = 1 << 28
+
+// RecomputeTwoBit searches the space of a two-bit table again and compares every code
+// and the per-depth counts with the file's: the check a forged table cannot pass (the
+// local checks of tables.Verify cannot see a cycle of codes that never meets a goal).
+// The error wraps format.ErrCorrupt and names the first slot that differs.
+func RecomputeTwoBit(ctx context.Context, in *games.Instance, r *format.Reader, workers int) error {
+	sp, ok := in.Space.(twobit.Space)
+	if !ok {
+		return fmt.Errorf("verify: %s is not a puzzle the two-bit search builds", in.Game.Name())
+	}
+	meta := r.Meta()
+	x, err := values.ParseDepthMod3Extra(meta.Extra, meta.CodeCounts)
+	if err != nil {
+		return fmt.Errorf("verify: %w: %w", err, format.ErrCorrupt)
+	}
+	res, err := twobit.Search(ctx, sp, twobit.Options{Workers: workers})
+	if err != nil {
+		return err
+	}
+	defer res.Codes.Release()
+	if !slicesEqual(res.Counts, x.Counts) {
+		return fmt.Errorf("verify: the search finds %v states per remoteness, the file says %v: %w", res.Counts, x.Counts, format.ErrCorrupt)
+	}
+	buf := make([]uint32, 1<<16)
+	src := TwoBitCodes(res.Codes.Words)
+	want := make([]uint32, len(buf))
+	for start := uint64(0); start < meta.Slots; start += uint64(len(buf)) {
+		k := min(uint64(len(buf)), meta.Slots-start)
+		if err := r.Codes(buf[:k], start); err != nil {
+			return err
+		}
+		src(want[:k], start)
+		for i := range k {
+			if buf[i] != want[i] {
+				return fmt.Errorf("verify: slot %d holds code %d, the search gives %d: %w", start+i, buf[i], want[i], format.ErrCorrupt)
+			}
+		}
+	}
+	return nil
+}
+
+func slicesEqual(a, b []uint64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// groupDigits writes n with thousands separators.
+func groupDigits(n uint64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,164 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tablesmith/tablesmith/builder/twobit"
+	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/tables"
+)
+
+// TestTwoBitBuildKilledResumes stops a checkpointed two-bit build after a level (as a
+// kill would), resumes it, and gets the 8-puzzle's distribution; a damaged checkpoint
+// is refused, saying what to do, and the engine auto picks the checkpoint's engine.
+// Not parallel: it sets the package's checkpoint hook.
+func TestTwoBitBuildKilledResumes(t *testing.T) {
+	in := instance(t, "slide", `{"rows":3,"cols":3,"goal":"blank-last"}`, "lex-half")
+	out := t.TempDir() + "/eight.tsm"
+	killed := errors.New("killed")
+	twoBitCheckpointed = func(level int) error {
+		if level == 12 {
+			return killed
+		}
+		return nil
+	}
+	defer func() { twoBitCheckpointed = nil }()
+	_, err := BuildPuzzle(context.Background(), in, out, PuzzleOptions{Workers: 2, Engine: EngineTwoBit, Checkpoint: CheckpointAlways})
+	if !errors.Is(err, killed) || !strings.Contains(err.Error(), "--resume") {
+		t.Fatalf("interrupted build: %v", err)
+	}
+	twoBitCheckpointed = nil
+	ckpt := TwoBitCheckpointPath(out)
+	good, err := os.ReadFile(ckpt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := slices.Clone(good)
+	bad[len(bad)/2] ^= 1
+	os.WriteFile(ckpt, bad, 0o644)
+	_, err = BuildPuzzle(context.Background(), in, out, PuzzleOptions{Workers: 2, Resume: true})
+	if !errors.Is(err, twobit.ErrCheckpoint) || !strings.Contains(err.Error(), "delete it") {
+		t.Fatalf("damaged checkpoint: %v", err)
+	}
+	os.WriteFile(ckpt, good, 0o644)
+	var notices []string
+	res, err := BuildPuzzle(context.Background(), in, out, PuzzleOptions{Workers: 2, Resume: true, Notice: func(s string) { notices = append(notices, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Engine != EngineTwoBit || len(notices) == 0 || !strings.Contains(notices[0], "after level 12") {
+		t.Fatalf("engine %s, notices %q", res.Engine, notices)
+	}
+	tab, err := tables.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Close()
+	if !slices.Equal(tab.Info().Counts, slide.EightPuzzleCounts) {
+		t.Fatalf("counts %v", tab.Info().Counts)
+	}
+	if _, err := os.Stat(ckpt); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("checkpoint left behind: %v", err)
+	}
+	if err := RecomputeTwoBit(context.Background(), in, tab.Reader(), 2); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestEngineRefusesTooBig: a board whose search cannot fit is refused before any work,
+// with the memory it needs and what to do instead.
+func TestEngineRefusesTooBig(t *testing.T) {
+	t.Parallel()
+	in := instance(t, "slide", `{"rows":4,"cols":4,"goal":"blank-last"}`, "lex-half")
+	sp := in.Space.(twobit.Space)
+	for _, engine := range []string{EngineAuto, EngineTwoBit, EngineBytes} {
+		_, err := ChooseEngine(sp, engine, 2, true, false, t.TempDir()+"/x.tsm")
+		if err == nil || !strings.Contains(err.Error(), "GiB") {
+			t.Fatalf("%s: %v", engine, err)
+		}
+		if engine != EngineBytes && !strings.Contains(err.Error(), "plan") {
+			t.Fatalf("%s: %v", engine, err)
+		}
+	}
+	if _, err := ChooseEngine(sp, "quads", 2, false, false, "x"); err == nil {
+		t.Fatal("unknown engine accepted")
+	}
+}
+
+// TestConvertRoundTrip converts a byte table of 2×4 to two bits and back: the same
+// counts, and every state's answer the same.
+func TestConvertRoundTrip(t *testing.T) {
+	t.Parallel()
+	in := instance(t, "slide", `{"rows":2,"cols":4,"goal":"blank-last"}`, "lex")
+	dir := t.TempDir()
+	if _, err := BuildPuzzle(context.Background(), in, dir+"/b.tsm", PuzzleOptions{Workers: 2, Engine: EngineBytes, Checkpoint: CheckpointNever}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ConvertPuzzleTable(context.Background(), dir+"/b.tsm", dir+"/t.tsm", 2, Stamp(2, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ConvertPuzzleTable(context.Background(), dir+"/t.tsm", dir+"/b2.tsm", 2, Stamp(2, nil)); err != nil {
+		t.Fatal(err)
+	}
+	var tabs []*tables.Table
+	for _, f := range []string{"b", "t", "b2"} {
+		tab, err := tables.Open(dir + "/" + f + ".tsm")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tab.Close()
+		tabs = append(tabs, tab)
+	}
+	if !slices.Equal(tabs[0].Info().Counts, tabs[1].Info().Counts) || !slices.Equal(tabs[0].Info().Counts, tabs[2].Info().Counts) {
+		t.Fatal("counts differ")
+	}
+	dom := tabs[0].Domain()
+	for s := uint64(0); s < dom.Slots(); s += 7 {
+		st, _ := dom.StateOf(s)
+		a, _ := tabs[0].Lookup(st)
+		b, err := tabs[1].Lookup(st)
+		c, _ := tabs[2].Lookup(st)
+		if err != nil || a != b || a != c {
+			t.Fatalf("%s: %+v %+v %+v (%v)", st, a, b, c, err)
+		}
+	}
+}
+
+// TestPlanTwoBit: units fit their memory, the traffic is zero for one unit and the
+// expansions' CPU does not depend on the cut.
+func TestPlanTwoBit(t *testing.T) {
+	t.Parallel()
+	const slots = 653837184000 // 3×5
+	base := TwoBitPlanOptions{UnitCores: 16, NetworkBps: 1.25e9, Levels: 85, PeakLevel: 0.09, Branching: GridBranching(3, 5),
+		CellsCount: 15, Rates: MeasuredTwoBitRates, StatesCount: slots}
+	var cpu float64
+	for _, gib := range []uint64{16, 64, 256, 1024} {
+		opt := base
+		opt.UnitMemory = gib << 30
+		p, err := PlanTwoBit(slots, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.UnitMemBytes > opt.UnitMemory || uint64(p.Units)*p.UnitSlots < slots {
+			t.Fatalf("%d GiB: %+v", gib, p)
+		}
+		if (p.Units == 1) != (p.TrafficBytes == 0) || p.WallSeconds < p.ComputeSeconds {
+			t.Fatalf("%d GiB: %+v", gib, p)
+		}
+		if cpu != 0 && p.CPUCoreSeconds != cpu {
+			t.Fatalf("CPU %v, then %v", cpu, p.CPUCoreSeconds)
+		}
+		cpu = p.CPUCoreSeconds
+	}
+	if g := GridBranching(4, 4); g != 3 {
+		t.Fatalf("4×4 branching %v", g)
+	}
+	if _, err := PlanTwoBit(slots, TwoBitPlanOptions{UnitMemory: 1, UnitCores: 16}); err == nil {
+		t.Fatal("a unit smaller than its buffers accepted")
+	}
+}
