@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -172,155 +173,174 @@ func runVerify(e *env, args []string) (err error) {
 	defer stopProfile.into(&err)
 	ctx, stop := signalContext()
 	defer stop()
-	bar := newStatus(e, 0)
-	opt := tables.VerifyOptions{ChecksumsOnly: *sumsOnly, Workers: *workers, Progress: func(stage string, done, total uint64) {
+	v := &verifier{e: e, ctx: ctx, asJSON: *asJSON, sumsOnly: *sumsOnly, workers: *workers, bar: newStatus(e, 0)}
+	v.opt = tables.VerifyOptions{ChecksumsOnly: *sumsOnly, Workers: *workers, Progress: func(stage string, done, total uint64) {
 		if total > 0 {
-			bar.show(fmt.Sprintf("verify %s: %.1f%% of %s slots", stage, 100*float64(done)/float64(total), commas(total)))
+			v.bar.show(fmt.Sprintf("verify %s: %.1f%% of %s slots", stage, 100*float64(done)/float64(total), commas(total)))
 		}
 	}}
+	if tables.IsSet(pos[0]) {
+		err = v.set(pos[0], *tier)
+	} else {
+		err = v.file(pos[0])
+	}
+	if err == nil && v.failed {
+		err = errSilentFail
+	}
+	return err
+}
+
+// verifier is one verify command: its options, and whether a verdict failed.
+type verifier struct {
+	e                *env
+	ctx              context.Context
+	opt              tables.VerifyOptions
+	asJSON, sumsOnly bool
+	workers          int
+	bar              *status
+	failed           bool
+}
+
+// report prints the verdict on one file: OK, CORRUPT (the file is damaged or its values
+// are inconsistent) or ERROR (it could not be checked, e.g. it does not exist).
+func (v *verifier) report(file string, err error, msg string) error {
+	v.bar.clear()
+	verdict := "OK"
+	switch {
+	case errors.Is(err, format.ErrCorrupt):
+		verdict = "CORRUPT"
+	case err != nil:
+		verdict = "ERROR"
+	}
+	if err != nil {
+		msg, v.failed = err.Error(), true
+	}
+	if v.asJSON {
+		return writeJSON(v.e, map[string]any{"file": file, "ok": err == nil, "verdict": verdict, "message": msg})
+	}
+	return printf(v.e, "%s: %s: %s\n", file, verdict, msg)
+}
+
+// refuse reports err as the verdict on what could not be opened, and fails.
+func (v *verifier) refuse(what string, err error) error {
+	if werr := v.report(what, err, ""); werr != nil {
+		return werr
+	}
+	return errSilentFail
+}
+
+// file verifies one table file.
+func (v *verifier) file(path string) error {
+	err := serve.CheckNotSetDir(path)
+	var t *tables.Table
+	if err == nil {
+		t, err = tables.Open(path)
+	}
+	if err != nil {
+		return v.refuse(path, err)
+	}
+	defer t.Close()
+	return v.table(t)
+}
+
+// table verifies one table: its blocks and counts, and where the table alone allows it
+// its values.
+func (v *verifier) table(t *tables.Table) error {
 	what := "checksums, counts and values"
-	if *sumsOnly {
+	if v.sumsOnly {
 		what = "checksums and counts"
 	}
-	// report prints the verdict on one file: OK, CORRUPT (the file is damaged or its values
-	// are inconsistent) or ERROR (it could not be checked, e.g. it does not exist).
-	failed := false
-	report := func(file string, err error, msg string) error {
-		bar.clear()
-		verdict := "OK"
-		switch {
-		case errors.Is(err, format.ErrCorrupt):
-			verdict = "CORRUPT"
-		case err != nil:
-			verdict = "ERROR"
+	err := t.Verify(v.ctx, v.opt)
+	info := t.Info()
+	msg := fmt.Sprintf("%d blocks, %s slots: %s match", info.Blocks, commas(info.Slots), what)
+	if err == nil && !v.sumsOnly && info.Encoding == values.EncodingDepthMod3 {
+		// The local checks cannot see a forged cycle of codes: recompute where small.
+		if info.Slots <= pipeline.RecomputeLimit {
+			v.bar.show("verify: recomputing the search")
+			err = pipeline.RecomputeTwoBit(v.ctx, t.Instance(), t.Reader(), v.workers)
+			msg += "; search recomputed: every code matches"
+		} else {
+			msg += fmt.Sprintf(" (the search is recomputed only up to %s slots)", commas(pipeline.RecomputeLimit))
 		}
-		if err != nil {
-			msg, failed = err.Error(), true
-		}
-		if *asJSON {
-			return writeJSON(e, map[string]any{"file": file, "ok": err == nil, "verdict": verdict, "message": msg})
-		}
-		return printf(e, "%s: %s: %s\n", file, verdict, msg)
 	}
-	verifyOne := func(t *tables.Table) error {
-		err := t.Verify(ctx, opt)
-		info := t.Info()
-		msg := fmt.Sprintf("%d blocks, %s slots: %s match", info.Blocks, commas(info.Slots), what)
-		if err == nil && !*sumsOnly && info.Encoding == values.EncodingDepthMod3 {
-			// The local checks cannot see a forged cycle of codes: recompute where small.
-			if info.Slots <= pipeline.RecomputeLimit {
-				bar.show("verify: recomputing the search")
-				err = pipeline.RecomputeTwoBit(ctx, t.Instance(), t.Reader(), *workers)
-				msg += "; search recomputed: every code matches"
-			} else {
-				msg += fmt.Sprintf(" (the search is recomputed only up to %s slots)", commas(pipeline.RecomputeLimit))
-			}
-		}
-		if info.Kind == "two-player" {
-			msg = fmt.Sprintf("%d blocks, %s slots: checksums and counts match (a game's values are checked when its set directory is verified)",
-				info.Blocks, commas(info.Slots))
-		}
-		return report(t.File(), err, msg)
+	if info.Kind == "two-player" {
+		msg = fmt.Sprintf("%d blocks, %s slots: checksums and counts match (a game's values are checked when its set directory is verified)",
+			info.Blocks, commas(info.Slots))
 	}
-	if tables.IsSet(pos[0]) {
-		s, err := tables.OpenSet(pos[0])
-		if err != nil {
-			if werr := report(pos[0], err, ""); werr != nil {
-				return werr
-			}
-			return errSilentFail
-		}
-		defer s.Close()
-		if g := s.Tiered(); g != nil || *tier != "" {
-			noun := "tier"
-			var names []string
-			if *tier != "" {
-				names = strings.Split(*tier, ",")
-			}
-			for i, name := range names {
-				switch {
-				case name == "":
-					return fmt.Errorf("%w: --tier %q: name %d of %d is empty", errUsage, *tier, i+1, len(names))
-				case slices.Contains(names[:i], name):
-					return fmt.Errorf("%w: --tier %q: %s named twice", errUsage, *tier, name)
-				}
-			}
-			if g != nil {
-				noun = g.TierNoun()
-				for _, name := range names {
-					if _, err := g.ParseTier(name); err != nil {
-						return fmt.Errorf("%w: --tier: %v", errUsage, err)
-					}
-				}
-			}
-			// A manifest of an earlier format may record no SHA-256 of some members: the
-			// verdict says what was not checked, never that it matched.
-			unsummed, of := unsummed(s.Manifest(), names)
-			checked := []string{"checksums", "counts"}
-			if unsummed < of {
-				checked = append(checked, "SHA-256")
-			}
-			if !*sumsOnly {
-				checked = append(checked, "the forward consistency of every value")
-			}
-			what := strings.Join(checked[:len(checked)-1], ", ") + " and " + checked[len(checked)-1]
-			var err error
-			// The manifest's count: Tables would open every member, which --tier need not.
-			msg := fmt.Sprintf("%d %ss: %s match", len(s.Manifest().Members), noun, what)
-			if len(names) > 0 {
-				err = s.VerifyTiers(ctx, names, opt)
-				msg = fmt.Sprintf("%s %s: %s match", noun, strings.Join(names, ", "), what)
-				if len(names) > 1 {
-					msg = fmt.Sprintf("%ss %s: %s match", noun, strings.Join(names, ", "), what)
-				}
-			} else {
-				err = s.Verify(ctx, opt)
-			}
-			msg += unsummedNote(unsummed, of, noun)
-			if werr := report(pos[0], err, msg); werr != nil {
-				return werr
-			}
-			if failed {
-				return errSilentFail
-			}
-			return nil
-		}
-		for _, t := range s.Tables() {
-			if err := verifyOne(t); err != nil {
-				return err
-			}
-		}
-		if err := s.CheckMembers(); err != nil {
-			if werr := report(pos[0], err, ""); werr != nil {
-				return werr
-			}
-			return errSilentFail
-		}
-		n, of := unsummed(s.Manifest(), nil)
-		if err := report(pos[0], nil, fmt.Sprintf("manifest and %d member files agree", len(s.Tables()))+unsummedNote(n, of, "member")); err != nil {
+	return v.report(t.File(), err, msg)
+}
+
+// set verifies a set directory: a tiered game's as a whole (or the tiers of tierFlag), a
+// pattern-database set member by member and then against its manifest.
+func (v *verifier) set(dir, tierFlag string) error {
+	s, err := tables.OpenSet(dir)
+	if err != nil {
+		return v.refuse(dir, err)
+	}
+	defer s.Close()
+	if s.Tiered() != nil || tierFlag != "" {
+		return v.tierSet(dir, s, tierFlag)
+	}
+	for _, t := range s.Tables() {
+		if err := v.table(t); err != nil {
 			return err
+		}
+	}
+	if err := s.CheckMembers(); err != nil {
+		return v.refuse(dir, err)
+	}
+	n, of := unsummed(s.Manifest(), nil)
+	return v.report(dir, nil, fmt.Sprintf("manifest and %d member files agree", len(s.Tables()))+unsummedNote(n, of, "member"))
+}
+
+// tierSet verifies a tiered game's set, or the tiers tierFlag names (comma-separated).
+func (v *verifier) tierSet(dir string, s *tables.Set, tierFlag string) error {
+	g := s.Tiered()
+	noun := "tier"
+	var names []string
+	if tierFlag != "" {
+		names = strings.Split(tierFlag, ",")
+	}
+	for i, name := range names {
+		switch {
+		case name == "":
+			return fmt.Errorf("%w: --tier %q: name %d of %d is empty", errUsage, tierFlag, i+1, len(names))
+		case slices.Contains(names[:i], name):
+			return fmt.Errorf("%w: --tier %q: %s named twice", errUsage, tierFlag, name)
+		}
+	}
+	if g != nil {
+		noun = g.TierNoun()
+		for _, name := range names {
+			if _, err := g.ParseTier(name); err != nil {
+				return fmt.Errorf("%w: --tier: %v", errUsage, err)
+			}
+		}
+	}
+	// A manifest of an earlier format may record no SHA-256 of some members: the verdict
+	// says what was not checked, never that it matched.
+	unsummed, of := unsummed(s.Manifest(), names)
+	checked := []string{"checksums", "counts"}
+	if unsummed < of {
+		checked = append(checked, "SHA-256")
+	}
+	if !v.sumsOnly {
+		checked = append(checked, "the forward consistency of every value")
+	}
+	what := strings.Join(checked[:len(checked)-1], ", ") + " and " + checked[len(checked)-1]
+	var err error
+	// The manifest's count: Tables would open every member, which --tier need not.
+	msg := fmt.Sprintf("%d %ss: %s match", len(s.Manifest().Members), noun, what)
+	if len(names) > 0 {
+		err = s.VerifyTiers(v.ctx, names, v.opt)
+		msg = fmt.Sprintf("%s %s: %s match", noun, strings.Join(names, ", "), what)
+		if len(names) > 1 {
+			msg = fmt.Sprintf("%ss %s: %s match", noun, strings.Join(names, ", "), what)
 		}
 	} else {
-		err := serve.CheckNotSetDir(pos[0])
-		var t *tables.Table
-		if err == nil {
-			t, err = tables.Open(pos[0])
-		}
-		if err != nil {
-			if werr := report(pos[0], err, ""); werr != nil {
-				return werr
-			}
-			return errSilentFail
-		}
-		defer t.Close()
-		if err := verifyOne(t); err != nil {
-			return err
-		}
+		err = s.Verify(v.ctx, v.opt)
 	}
-	if failed {
-		return errSilentFail
-	}
-	return nil
+	return v.report(dir, err, msg+unsummedNote(unsummed, of, noun))
 }
 
 // writeText runs f on a buffered stdout and reports a failed write or flush.
