@@ -50,9 +50,9 @@ func pdbSpecFlags(fs *flag.FlagSet) func() (pipeline.PDBBuildSpec, error) {
 		spec := pipeline.PDBBuildSpec{Family: fam, PDBSetSpec: set}
 		switch *encoding {
 		case "excess":
-			spec.Encoding = values.EncodingPDBExcess
+			spec.Encoding = string(values.EncodingPDBExcess)
 		case "value":
-			spec.Encoding = values.EncodingPDBValue
+			spec.Encoding = string(values.EncodingPDBValue)
 		default:
 			return spec, fmt.Errorf("%w: --encoding must be excess or value", errUsage)
 		}

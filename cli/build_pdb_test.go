@@ -67,7 +67,7 @@ func TestBuildPDB(t *testing.T) {
 	if err := json.Unmarshal(j.Manifest.Params, &p); err != nil {
 		t.Fatal(err)
 	}
-	if j.Entries != 30+6 || p.Goal != "blank-first" || p.Encoding != values.EncodingPDBValue || j.MemBPE <= 0 || len(j.Manifest.Members) != 2 {
+	if j.Entries != 30+6 || p.Goal != "blank-first" || values.Encoding(p.Encoding) != values.EncodingPDBValue || j.MemBPE <= 0 || len(j.Manifest.Members) != 2 {
 		t.Fatalf("json %+v", j)
 	}
 	if _, err := os.Stat(filepath.Join(dir2, j.Manifest.Members[1].File)); err != nil {

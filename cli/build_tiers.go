@@ -21,14 +21,15 @@ func buildTiersArgs(g games.TieredGame) string {
 
 // valuesFlag declares --values, what a tiered game's set stores; the returned func checks
 // it once fs is parsed.
-func valuesFlag(fs *flag.FlagSet) func() (string, error) {
-	v := fs.String("values", format.ValuesFull, "what the set stores: full (win, draw or loss with the remoteness in plies) or "+
+func valuesFlag(fs *flag.FlagSet) func() (format.ValueKind, error) {
+	v := fs.String("values", string(format.ValuesFull), "what the set stores: full (win, draw or loss with the remoteness in plies) or "+
 		"wdl (win, draw or loss alone: far smaller; queries answer no remoteness and no line)")
-	return func() (string, error) {
-		if *v != format.ValuesFull && *v != format.ValuesWDL {
+	return func() (format.ValueKind, error) {
+		k := format.ValueKind(*v)
+		if k != format.ValuesFull && k != format.ValuesWDL {
 			return "", fmt.Errorf("%w: --values must be %s or %s, not %q", errUsage, format.ValuesFull, format.ValuesWDL, *v)
 		}
-		return *v, nil
+		return k, nil
 	}
 }
 

@@ -18,7 +18,7 @@ const convertArgs = "[--values wdl] [--workers N] [--json] -o OUT DIR | -o OUT F
 // finished full set of a two-player game, tier by tier, without solving anything.
 func runConvert(e *env, args []string) error {
 	fs := newFlags(e, "convert", convertArgs)
-	valueKind := fs.String("values", format.ValuesWDL, "what the new set stores: wdl (win, draw or loss alone), the one a full set can be reduced to")
+	valueKind := fs.String("values", string(format.ValuesWDL), "what the new set stores: wdl (win, draw or loss alone), the one a full set can be reduced to")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "blocks compressed in parallel")
 	out := fs.String("o", "", "the new set's directory (required; not DIR)")
 	asJSON := fs.Bool("json", false, "print one JSON object per tier")
@@ -36,7 +36,7 @@ func runConvert(e *env, args []string) error {
 		return convertPuzzleTable(e, pos[0], *out, *workers, *asJSON)
 	}
 	switch {
-	case *valueKind != format.ValuesWDL:
+	case format.ValueKind(*valueKind) != format.ValuesWDL:
 		return fmt.Errorf("%w: --values %q: a full set converts only to wdl (win, draw or loss alone)", errUsage, *valueKind)
 	}
 	if err := checkWorkerFlags(fs); err != nil {

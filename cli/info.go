@@ -112,7 +112,7 @@ func printTableInfo(w io.Writer, file string, info tables.Info) {
 		fmt.Fprintf(w, "entries         %s placements, values up to %d (%s)\n", commas(info.States), info.MaxRemoteness, info.Encoding)
 	case "two-player":
 		fmt.Fprintf(w, "positions       %s wins, %s losses, %s draws\n", commas(info.Wins), commas(info.Losses), commas(info.Draws))
-		if info.Encoding == values.EncodingWDLOnly {
+		if values.Encoding(info.Encoding) == values.EncodingWDLOnly {
 			fmt.Fprintf(w, "longest         — (a win/draw/loss-only table has no remoteness)\n")
 		} else {
 			fmt.Fprintf(w, "longest         win %s plies, loss %s plies\n", dashIfNil(info.MaxWin), dashIfNil(info.MaxLoss))
@@ -253,7 +253,7 @@ func (v *verifier) table(t *tables.Table) error {
 	err := t.Verify(v.ctx, v.opt)
 	info := t.Info()
 	msg := fmt.Sprintf("%d blocks, %s slots: %s match", info.Blocks, commas(info.Slots), what)
-	if err == nil && !v.sumsOnly && info.Encoding == values.EncodingDepthMod3 {
+	if err == nil && !v.sumsOnly && values.Encoding(info.Encoding) == values.EncodingDepthMod3 {
 		// The local checks cannot see a forged cycle of codes: recompute where small.
 		if info.Slots <= pipeline.RecomputeLimit {
 			v.bar.show("verify: recomputing the search")

@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/internal/humanize"
 	"io"
 	"os"
@@ -77,7 +78,7 @@ func runPlan(e *env, args []string) error {
 	if g, err := registry.Lookup(kind); err == nil {
 		tiered, _ = g.(games.TieredGame)
 	}
-	valueKind := func() (string, error) { return "", nil }
+	valueKind := func() (format.ValueKind, error) { return "", nil }
 	switch {
 	case tiered != nil:
 		unitsOf = tierPlanFlags(fs, tiered, false)

@@ -50,12 +50,17 @@ const (
 	SetPDB   = "pdb"   // an additive pattern-database set, one member per group
 )
 
-// What a tiered game's set stores (Manifest.Values): the value of every position with its
-// remoteness (full, the default, written as no field at all), or the value alone (wdl: a
-// win/draw/loss-only set, whose members' encoding is values.EncodingWDLOnly).
+// ValueKind is what a tiered game's set stores (Manifest.Values): the value of every
+// position with its remoteness (ValuesFull, the default, written as no field at all), or
+// the value alone (ValuesWDL: a win/draw/loss-only set, whose members' encoding is
+// values.EncodingWDLOnly). A type of its own: "wdl" is also the name of that encoding,
+// and the two must not be taken for each other.
+type ValueKind string
+
+// The value kinds of a tiered game's set.
 const (
-	ValuesFull = "full"
-	ValuesWDL  = "wdl"
+	ValuesFull ValueKind = "full"
+	ValuesWDL  ValueKind = "wdl"
 )
 
 // Manifest is the content of a set's manifest.json.
@@ -67,7 +72,7 @@ type Manifest struct {
 	Rules   string `json:"rules,omitempty"`
 	// Values is what a tiered game's set stores: ValuesWDL, or empty for ValuesFull (see
 	// ValueKind). A pattern-database set has none.
-	Values  string          `json:"values,omitempty"`
+	Values  ValueKind       `json:"values,omitempty"`
 	Params  json.RawMessage `json:"params,omitempty"`
 	Members []Member        `json:"members"`
 	Build   *Build          `json:"build,omitempty"`
@@ -94,7 +99,7 @@ func NewManifest(kind, game, rules string) *Manifest {
 }
 
 // ValueKind is what the set stores: ValuesFull or ValuesWDL.
-func (m *Manifest) ValueKind() string {
+func (m *Manifest) ValueKind() ValueKind {
 	if m.Values == "" {
 		return ValuesFull
 	}

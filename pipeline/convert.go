@@ -110,7 +110,7 @@ func convertTier(ctx context.Context, g games.TieredGame, src, dst string, x for
 	defer r.Close()
 	meta := r.Meta()
 	full := games.Layout(g).Encoding() // the full set's encoding
-	if meta.Encoding != full || meta.Slots != g.TierSize(t) || meta.Game != g.Name() {
+	if values.Encoding(meta.Encoding) != full || meta.Slots != g.TierSize(t) || meta.Game != g.Name() {
 		return TierMember{}, fmt.Errorf("convert: %s holds %d slots of %s %s, want %d of %s %s: %w",
 			in, meta.Slots, meta.Game, meta.Encoding, g.TierSize(t), g.Name(), full, format.ErrCorrupt)
 	}
@@ -118,7 +118,7 @@ func convertTier(ctx context.Context, g games.TieredGame, src, dst string, x for
 	if err := safefile.CheckOutput(out); err != nil {
 		return TierMember{}, fmt.Errorf("convert: %w", err)
 	}
-	meta.Encoding, meta.CodeBits, meta.CodeCounts = values.EncodingWDLOnly, values.WDLOnlyBits, nil
+	meta.Encoding, meta.CodeBits, meta.CodeCounts = string(values.EncodingWDLOnly), values.WDLOnlyBits, nil
 	var (
 		mu      sync.Mutex
 		readErr error

@@ -62,9 +62,9 @@ func (sp *PDBBuildSpec) Normalize() error {
 	case len(sp.Groups) == 0:
 		return fmt.Errorf("build: a pattern-database set of %s without groups", sp.Family.Name())
 	}
-	switch sp.Encoding {
+	switch values.Encoding(sp.Encoding) {
 	case "":
-		sp.Encoding = values.EncodingPDBExcess
+		sp.Encoding = string(values.EncodingPDBExcess)
 	case values.EncodingPDBExcess, values.EncodingPDBValue:
 	default:
 		return fmt.Errorf("build: unknown pattern-database encoding %q (want %s or %s)",
@@ -469,7 +469,7 @@ func buildPDBGroup(ctx context.Context, dir string, spec PDBBuildSpec, gi int, o
 	info = PDBGroupInfo{Member: format.Member{Name: games.GroupName(tiles), File: pdbFileName(spec, gi, tiles)},
 		Tiles: slices.Clone(tiles), Entries: res.Entries, MaxValue: res.MaxValue(), Counts: res.Counts}
 	maxCode := uint64(res.MaxValue())
-	if spec.Encoding == values.EncodingPDBExcess {
+	if values.Encoding(spec.Encoding) == values.EncodingPDBExcess {
 		if maxCode, err = toExcess(ctx, sp, res.Values, opt.Workers); err != nil {
 			return PDBGroupInfo{}, err
 		}

@@ -188,9 +188,9 @@ func TestPDBBruteForce(t *testing.T) {
 		encoding   string
 	}{
 		{2, 3, "blank-last", "1,2,3/4,5", ""},
-		{2, 3, "blank-first", "1,4/2,5/3", values.EncodingPDBValue},
+		{2, 3, "blank-first", "1,4/2,5/3", string(values.EncodingPDBValue)},
 		{3, 3, "blank-last", "1,2,3,4/5,6,7,8", ""},
-		{3, 3, "blank-first", "1,2,3,4/5,6,7,8", values.EncodingPDBValue},
+		{3, 3, "blank-first", "1,2,3,4/5,6,7,8", string(values.EncodingPDBValue)},
 		{3, 3, "blank-last", "8,7,2/1,4/5,3,6", ""},
 		{3, 2, "blank-last", "1,2,3/5", ""}, // tile 4 in no group
 	} {
@@ -313,7 +313,7 @@ func TestPDBPackingsAgree(t *testing.T) {
 	}
 	dirEx, dirVal := t.TempDir(), t.TempDir()
 	pdbBuildSet(t, dirEx, slidePDBSpec(t, slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: groups}, ""))
-	pdbBuildSet(t, dirVal, slidePDBSpec(t, slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: groups}, values.EncodingPDBValue))
+	pdbBuildSet(t, dirVal, slidePDBSpec(t, slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: groups}, string(values.EncodingPDBValue)))
 	plain := pdbOpenSet(t, dirVal, solver.PDBOpenOptions{Packing: solver.PackBytes})
 	others := []*solver.PDBSet{
 		pdbOpenSet(t, dirEx, solver.PDBOpenOptions{}), pdbOpenSet(t, dirEx, solver.PDBOpenOptions{Packing: solver.PackBytes}),
@@ -396,8 +396,8 @@ func TestPDBSpecErrors(t *testing.T) {
 	sp := slidePDBSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{4, 1, 3}}}, "")
 	if err := sp.Normalize(); err != nil || !slices.Equal(sp.Groups[0].Tiles, []int{1, 3, 4}) ||
 		string(pdbGroupParamsJSON(sp.Groups[0])) != `{"rows":3,"cols":3,"goal":"blank-last","tiles":[1,3,4]}` ||
-		string(pdbSetParams(sp)) != `{"rows":3,"cols":3,"goal":"blank-last","encoding":"`+values.EncodingPDBExcess+`"}` ||
-		sp.Key != "3×3 blank-last" || sp.Encoding != values.EncodingPDBExcess {
+		string(pdbSetParams(sp)) != `{"rows":3,"cols":3,"goal":"blank-last","encoding":"`+string(values.EncodingPDBExcess)+`"}` ||
+		sp.Key != "3×3 blank-last" || sp.Encoding != string(values.EncodingPDBExcess) {
 		t.Errorf("Normalize: %v, %+v", err, sp)
 	}
 	for _, bad := range []PDBBuildSpec{{}, {Family: slide.PDBGame{}}, {Family: slide.PDBGame{}, PDBSetSpec: sp.PDBSetSpec, Encoding: "nibbles"}} {
@@ -547,7 +547,7 @@ func TestPDBSetAccessors(t *testing.T) { // not parallel: AllocsPerRun
 	if err := r.Verify(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	if meta := r.Meta(); meta.Game != "slide-pdb" || meta.Encoding != values.EncodingPDBExcess || meta.Index != "partial-perm" {
+	if meta := r.Meta(); meta.Game != "slide-pdb" || values.Encoding(meta.Encoding) != values.EncodingPDBExcess || meta.Index != "partial-perm" {
 		t.Fatalf("metadata %+v", meta)
 	}
 }

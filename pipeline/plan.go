@@ -49,7 +49,7 @@ type PlanOptions struct {
 	TimeScale float64
 	// Values is what a tiered game's set stores (TierOptions.Values): format.ValuesWDL
 	// adds --values wdl to the unit commands.
-	Values string
+	Values format.ValueKind
 }
 
 func (o PlanOptions) exe() string { return orString(o.Exe, "tablesmith") }
@@ -179,7 +179,7 @@ func TierPlanUnits(g games.TieredGame, dir string, plan []TierUnit, opt PlanOpti
 			state*u.Slots+tierExitBytesPerSlot*exits+tierLoadBytesPerSlot*largest)
 		u.Command = []string{opt.exe(), "build", g.Name(), "--tier", tu.Name, "--workers", strconv.Itoa(u.Cores), "-o", dir}
 		if opt.Values == format.ValuesWDL {
-			u.Command = slices.Insert(u.Command, len(u.Command)-2, "--values", format.ValuesWDL)
+			u.Command = slices.Insert(u.Command, len(u.Command)-2, "--values", string(format.ValuesWDL))
 		}
 		out = append(out, u)
 	}
@@ -227,7 +227,7 @@ func PDBUnits(dir string, spec PDBBuildSpec, opt PlanOptions) ([]Unit, error) {
 
 // pdbEncodingFlag is the --encoding value of an encoding.
 func pdbEncodingFlag(enc string) string {
-	if enc == values.EncodingPDBValue {
+	if values.Encoding(enc) == values.EncodingPDBValue {
 		return "value"
 	}
 	return "excess"

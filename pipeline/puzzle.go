@@ -176,7 +176,7 @@ func WriteRemoteness(ctx context.Context, path string, res *bfs.Result, meta for
 	}
 	v := res.Values
 	unset, hole := v.Unset(), v.Hole()
-	meta.Encoding = values.EncodingRemoteness
+	meta.Encoding = string(values.EncodingRemoteness)
 	meta.Slots = v.Len()
 	meta.CodeBits = enc.Bits
 	code := func(x uint64) uint32 {

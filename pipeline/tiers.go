@@ -225,11 +225,11 @@ type TierOptions struct {
 	UnitDone func(u TierUnit, members []TierMember, skipped bool)
 	Build    format.Build // recorded in the manifest (not in the reproducible files)
 	// Values is what the set stores: format.ValuesFull (or empty) or format.ValuesWDL.
-	Values string
+	Values format.ValueKind
 }
 
 // valueKind is what opt asks the set to store: format.ValuesFull or format.ValuesWDL.
-func (opt TierOptions) valueKind() (string, error) {
+func (opt TierOptions) valueKind() (format.ValueKind, error) {
 	switch opt.Values {
 	case "", format.ValuesFull:
 		return format.ValuesFull, nil
@@ -240,11 +240,11 @@ func (opt TierOptions) valueKind() (string, error) {
 }
 
 // tierEncoding is the encoding of the tier files of a set of the given value kind.
-func tierEncoding(g games.TieredGame, kind string) string {
+func tierEncoding(g games.TieredGame, kind format.ValueKind) string {
 	if kind == format.ValuesWDL {
-		return values.EncodingWDLOnly
+		return string(values.EncodingWDLOnly)
 	}
-	return games.Layout(g).Encoding()
+	return string(games.Layout(g).Encoding())
 }
 
 // tierWriteOptions are the options a tier file of encoding is written with, by a build
@@ -254,7 +254,7 @@ func tierEncoding(g games.TieredGame, kind string) string {
 // small part of the build, and a first read of a block that decodes 128 KiB.
 func tierWriteOptions(encoding string, workers int) format.WriteOptions {
 	opt := format.WriteOptions{Workers: workers, Reproducible: true}
-	if encoding == values.EncodingWDLOnly {
+	if values.Encoding(encoding) == values.EncodingWDLOnly {
 		opt.Level, opt.SlotsPerBlock = 4, 1<<19
 	}
 	return opt
@@ -262,10 +262,10 @@ func tierWriteOptions(encoding string, workers int) format.WriteOptions {
 
 // tierSummary reads a tier file's per-code counts in its encoding.
 func tierSummary(encoding string, bits int, codeCounts []uint64) values.WDLSummary {
-	if encoding == values.EncodingWDLOnly {
+	if values.Encoding(encoding) == values.EncodingWDLOnly {
 		return values.WDLOnlySummary(codeCounts)
 	}
-	e, _ := values.WDLLayout(encoding)
+	e, _ := values.WDLLayout(values.Encoding(encoding))
 	e.Bits = bits
 	return e.Summary(codeCounts)
 }
@@ -435,9 +435,9 @@ func alignedBits(bits int) int {
 	return 32
 }
 
-func writeTier(ctx context.Context, g games.TieredGame, dir string, t games.Tier, n uint64, code func(uint64) uint32, workers int, kind string) (TierMember, error) {
+func writeTier(ctx context.Context, g games.TieredGame, dir string, t games.Tier, n uint64, code func(uint64) uint32, workers int, kind format.ValueKind) (TierMember, error) {
 	encoding, bits := tierEncoding(g, kind), values.WDLOnlyBits
-	if encoding != values.EncodingWDLOnly {
+	if values.Encoding(encoding) != values.EncodingWDLOnly {
 		top := uint32(values.WDLDraw)
 		for i := range n {
 			top = max(top, code(i))
@@ -460,7 +460,7 @@ func writeTier(ctx context.Context, g games.TieredGame, dir string, t games.Tier
 			dst[i] = code(start + uint64(i))
 		}
 	}
-	if encoding == values.EncodingWDLOnly {
+	if values.Encoding(encoding) == values.EncodingWDLOnly {
 		src = func(dst []uint32, start uint64) {
 			for i := range dst {
 				dst[i] = values.OutcomeCode(code(start + uint64(i)))
@@ -488,7 +488,7 @@ func writeTier(ctx context.Context, g games.TieredGame, dir string, t games.Tier
 // readTierManifestFor reads dir's manifest as readTierManifest does, and refuses a set of
 // values other than kind (format.ValuesFull or format.ValuesWDL); an empty one it starts
 // is of kind.
-func readTierManifestFor(g games.TieredGame, dir, kind string) (*format.Manifest, error) {
+func readTierManifestFor(g games.TieredGame, dir string, kind format.ValueKind) (*format.Manifest, error) {
 	m, err := readTierManifest(g, dir)
 	if err != nil {
 		return nil, err
@@ -583,7 +583,7 @@ func tierUnitComplete(g games.TieredGame, dir string, m *format.Manifest, u Tier
 // recordTiers adds members to dir's manifest under an exclusive lock, so concurrent jobs
 // of one set never lose each other's entries; the manifest is replaced atomically and
 // lists the tiers in the game's order.
-func recordTiers(g games.TieredGame, dir, kind string, members []TierMember) error {
+func recordTiers(g games.TieredGame, dir string, kind format.ValueKind, members []TierMember) error {
 	unlock, err := lockDir(dir)
 	if err != nil {
 		return err

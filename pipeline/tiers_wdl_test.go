@@ -85,7 +85,7 @@ func TestTierSetWDL(t *testing.T) {
 				wdlBytes += y.Bytes
 				metaF, codesF := readTable(t, filepath.Join(full, x.File))
 				metaW, codesW := readTable(t, filepath.Join(wdl, y.File))
-				if metaW.Encoding != values.EncodingWDLOnly || metaW.CodeBits != values.WDLOnlyBits || metaF.Encoding != values.EncodingWDL ||
+				if values.Encoding(metaW.Encoding) != values.EncodingWDLOnly || metaW.CodeBits != values.WDLOnlyBits || values.Encoding(metaF.Encoding) != values.EncodingWDL ||
 					string(metaW.Params) != string(metaF.Params) {
 					t.Fatalf("%s: %s %d bits %s, full %s %s", x.Name, metaW.Encoding, metaW.CodeBits, metaW.Params, metaF.Encoding, metaF.Params)
 				}
@@ -264,7 +264,7 @@ func TestTierSetWDLQueries(t *testing.T) {
 	}
 	defer tab.Close()
 	ti := tab.Info()
-	if ti.Encoding != values.EncodingWDLOnly || ti.MaxWin != nil || ti.MaxLoss != nil || ti.WinCounts != nil || ti.Wins != 140621 || ti.Draws != 269 {
+	if values.Encoding(ti.Encoding) != values.EncodingWDLOnly || ti.MaxWin != nil || ti.MaxLoss != nil || ti.WinCounts != nil || ti.Wins != 140621 || ti.Draws != 269 {
 		t.Errorf("sector 3-3 alone: %+v", ti)
 	}
 	if a, err := tab.SlotAnswer(0); err != nil || !a.NoRemoteness || a.Remoteness != 0 {

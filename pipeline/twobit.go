@@ -243,7 +243,7 @@ func WriteDepthMod3(ctx context.Context, path string, res *twobit.Result, meta f
 	if err != nil {
 		return meta, err
 	}
-	meta.Encoding = values.EncodingDepthMod3
+	meta.Encoding = string(values.EncodingDepthMod3)
 	meta.Slots = res.Codes.Len()
 	meta.CodeBits = values.DepthMod3Bits
 	meta.Extra = extra

@@ -48,7 +48,7 @@ func ConvertPuzzleTable(ctx context.Context, src, dst string, workers int, build
 	}
 	meta.Build = build
 	wopt := format.WriteOptions{Workers: workers}
-	switch meta.Encoding {
+	switch values.Encoding(meta.Encoding) {
 	case values.EncodingRemoteness:
 		wopt.Level, wopt.SlotsPerBlock = 1, TwoBitSlotsPerBlock
 		return toDepthMod3(ctx, r, meta, dst, wopt)
@@ -68,7 +68,7 @@ func toDepthMod3(ctx context.Context, r *format.Reader, meta format.Metadata, ds
 	if err != nil {
 		return meta, err
 	}
-	meta.Encoding, meta.CodeBits, meta.CodeCounts, meta.Extra = values.EncodingDepthMod3, values.DepthMod3Bits, nil, extra
+	meta.Encoding, meta.CodeBits, meta.CodeCounts, meta.Extra = string(values.EncodingDepthMod3), values.DepthMod3Bits, nil, extra
 	var mu sync.Mutex
 	var readErr error
 	unreach, hole := rem.Unreachable(), rem.Hole()

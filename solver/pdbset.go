@@ -137,7 +137,7 @@ func (s *PDBSet) readManifest(dir string) ([]slide.PDBParams, error) {
 	if err := json.Unmarshal(m.Params, &s.p); err != nil {
 		return nil, bad("set parameters %s: %v", m.Params, err)
 	}
-	if !values.IsPDB(s.p.Encoding) {
+	if !values.IsPDB(values.Encoding(s.p.Encoding)) {
 		return nil, bad("encoding %q", s.p.Encoding)
 	}
 	spec := slide.PDBSpec{Rows: s.p.Rows, Cols: s.p.Cols, Goal: s.p.Goal}
@@ -211,7 +211,7 @@ func loadPDBTable(dir string, x format.Member, gp slide.PDBParams, encoding stri
 		return bad("no code counts")
 	}
 	maxCode := len(meta.CodeCounts) - 1
-	fileExcess := meta.Encoding == values.EncodingPDBExcess
+	fileExcess := values.Encoding(meta.Encoding) == values.EncodingPDBExcess
 	maxValue := maxCode // a file of values
 	if fileExcess {
 		if extra.Max == nil || *extra.Max < maxCode {

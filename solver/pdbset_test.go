@@ -23,11 +23,11 @@ func TestPDBCopyMatchesRepack(t *testing.T) {
 	pdbRunBlocks = 3
 	specs := []pipeline.PDBBuildSpec{
 		pdbtest.SlideSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, ""),
-		pdbtest.SlideSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, values.EncodingPDBValue),
+		pdbtest.SlideSpec(t, slide.PDBSpec{Rows: 3, Cols: 3, Groups: [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}}, string(values.EncodingPDBValue)),
 		pdbtest.SlideSpec(t, slide.PDBSpec{Rows: 4, Cols: 4, Goal: "blank-first", Groups: [][]uint8{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}, {10, 11, 12}, {13, 14, 15}}}, ""),
 		pdbtest.SlideSpec(t, slide.PDBSpec{Rows: 2, Cols: 5, Groups: [][]uint8{{1, 2, 3, 4, 5}, {6, 7, 8, 9}}}, ""),
 		pdbtest.SlideSpec(t, slide.PDBSpec{Rows: 3, Cols: 4, Groups: [][]uint8{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11}}}, ""),
-		pdbtest.SlideSpec(t, slide.PDBSpec{Rows: 3, Cols: 4, Groups: [][]uint8{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11}}}, values.EncodingPDBValue),
+		pdbtest.SlideSpec(t, slide.PDBSpec{Rows: 3, Cols: 4, Groups: [][]uint8{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11}}}, string(values.EncodingPDBValue)),
 	}
 	before, beforeInPlace := packedCopies.Load(), inPlaceCopies.Load()
 	for _, spec := range specs {

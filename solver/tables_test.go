@@ -26,9 +26,9 @@ func TestPatternsMatchTableFiles(t *testing.T) {
 		groups     [][]uint8
 		encoding   string
 	}{
-		{3, 3, slide.BlankLast, [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}, values.EncodingPDBExcess},
-		{3, 3, slide.BlankFirst, [][]uint8{{1, 3, 5}, {2, 4, 6, 7, 8}}, values.EncodingPDBValue},
-		{4, 4, slide.BlankFirst, [][]uint8{{1, 2, 3, 6}, {4, 5, 8, 9, 12}, {7, 10, 11}}, values.EncodingPDBExcess},
+		{3, 3, slide.BlankLast, [][]uint8{{1, 2, 3, 4}, {5, 6, 7, 8}}, string(values.EncodingPDBExcess)},
+		{3, 3, slide.BlankFirst, [][]uint8{{1, 3, 5}, {2, 4, 6, 7, 8}}, string(values.EncodingPDBValue)},
+		{4, 4, slide.BlankFirst, [][]uint8{{1, 2, 3, 6}, {4, 5, 8, 9, 12}, {7, 10, 11}}, string(values.EncodingPDBExcess)},
 	} {
 		geo, _ := slide.NewGeometry(tc.rows, tc.cols)
 		dir := t.TempDir()

@@ -84,11 +84,11 @@ func TestOpenRejectsForeignMetadata(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	for name, meta := range map[string]format.Metadata{
-		"unknown game":  {Game: "chess", Encoding: values.EncodingRemoteness},
-		"bad params":    {Game: "slide", Index: "lex", Params: []byte(`{"rows":"x"}`), Encoding: values.EncodingRemoteness},
-		"wrong slots":   {Game: "slide", Index: "lex", Params: []byte(`{"rows":2,"cols":2}`), Encoding: values.EncodingRemoteness},
+		"unknown game":  {Game: "chess", Encoding: string(values.EncodingRemoteness)},
+		"bad params":    {Game: "slide", Index: "lex", Params: []byte(`{"rows":"x"}`), Encoding: string(values.EncodingRemoteness)},
+		"wrong slots":   {Game: "slide", Index: "lex", Params: []byte(`{"rows":2,"cols":2}`), Encoding: string(values.EncodingRemoteness)},
 		"bad encoding":  {Game: "slide", Index: "lex", Params: []byte(`{"rows":2,"cols":2}`), Encoding: "wdl"},
-		"unknown index": {Game: "slide", Index: "nope", Params: []byte(`{"rows":2,"cols":2}`), Encoding: values.EncodingRemoteness},
+		"unknown index": {Game: "slide", Index: "nope", Params: []byte(`{"rows":2,"cols":2}`), Encoding: string(values.EncodingRemoteness)},
 	} {
 		meta.CodeBits = 4
 		meta.Slots = 7

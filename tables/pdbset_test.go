@@ -144,7 +144,7 @@ func TestOpenSetChecksPDBMembers(t *testing.T) {
 	// A group of the other encoding in the set: refused.
 	t.Run("mixed encodings", func(t *testing.T) {
 		t.Parallel()
-		dir, other := build(t, ""), build(t, values.EncodingPDBValue)
+		dir, other := build(t, ""), build(t, string(values.EncodingPDBValue))
 		mo, err := format.ReadManifest(other)
 		if err != nil {
 			t.Fatal(err)

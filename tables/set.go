@@ -137,7 +137,7 @@ func checkPDBMember(g games.PDBFamily, x format.Member, meta format.Metadata, en
 	switch {
 	case meta.Game != g.Name():
 		return fmt.Errorf("a %s/%s table, the manifest says %s: %w", meta.Game, meta.Index, g.Name(), format.ErrCorrupt)
-	case !values.IsPDB(meta.Encoding):
+	case !values.IsPDB(values.Encoding(meta.Encoding)):
 		return fmt.Errorf("encoding %q is no pattern-database encoding: %w", meta.Encoding, format.ErrCorrupt)
 	case *encoding != "" && meta.Encoding != *encoding:
 		return fmt.Errorf("encoding %q, the set's is %q: %w", meta.Encoding, *encoding, format.ErrCorrupt)
@@ -290,10 +290,10 @@ type SetInfo struct {
 	// Tiered games' sets: what they store (format.ValuesFull, or format.ValuesWDL: win,
 	// draw or loss without remoteness, and then every max_win and max_loss is null), one
 	// summary per tier, read from its file, and their totals.
-	Values   string        `json:"values,omitempty"`
-	TierNoun string        `json:"tier_noun,omitempty"`
-	Tiers    []TierSummary `json:"tiers,omitempty"`
-	Totals   *TierSummary  `json:"totals,omitempty"`
+	Values   format.ValueKind `json:"values,omitempty"`
+	TierNoun string           `json:"tier_noun,omitempty"`
+	Tiers    []TierSummary    `json:"tiers,omitempty"`
+	Totals   *TierSummary     `json:"totals,omitempty"`
 }
 
 // Info summarises the set, every member opened (a member of a tiered game's set that

@@ -175,7 +175,7 @@ func newTable(r *format.Reader) (*Table, error) {
 	t := &Table{r: r, meta: meta, in: in, dom: dom, kind: games.KindOf(in.Game)}
 	t.stage.Store(stageReady)
 	var ok bool
-	switch meta.Encoding {
+	switch values.Encoding(meta.Encoding) {
 	case values.EncodingRemoteness:
 		t.rem = values.RemotenessCodes{Bits: meta.CodeBits}
 		if !t.rem.Valid() {
@@ -199,9 +199,9 @@ func newTable(r *format.Reader) (*Table, error) {
 			return nil, fmt.Errorf("a pattern-database table of %s, which is no pattern database: %w", meta.Game, format.ErrCorrupt)
 		}
 	case values.EncodingWDL, values.EncodingWDLSplit, values.EncodingWDLOnly:
-		t.wdl, _ = values.WDLLayout(meta.Encoding) // the parity layout for outcomes alone
+		t.wdl, _ = values.WDLLayout(values.Encoding(meta.Encoding)) // the parity layout for outcomes alone
 		t.wdl.Bits = meta.CodeBits
-		t.outcomeOnly = meta.Encoding == values.EncodingWDLOnly
+		t.outcomeOnly = values.Encoding(meta.Encoding) == values.EncodingWDLOnly
 		if _, tiered := in.Game.(games.TieredGame); !t.wdl.Valid() || !tiered {
 			return nil, fmt.Errorf("a win/loss/draw table of %s with %d-bit codes: %w", meta.Game, meta.CodeBits, format.ErrCorrupt)
 		}
@@ -227,7 +227,7 @@ func (t *Table) checkGoals() error {
 	switch {
 	case t.pdb != nil:
 		goals = []uint64{t.pdb.GoalEntry()}
-	case t.meta.Encoding == values.EncodingRemoteness, t.mod3 != nil:
+	case values.Encoding(t.meta.Encoding) == values.EncodingRemoteness, t.mod3 != nil:
 		goals = t.dom.(PuzzleDomain).Goals()
 	}
 	for _, g := range goals {
@@ -389,7 +389,7 @@ func (t *Table) decode(slot uint64, c uint32) (Answer, error) {
 	case t.mod3 != nil:
 		return t.decodeMod3(slot, c)
 	case t.pdb != nil:
-		v := values.PDBValue(t.meta.Encoding, uint64(c), uint64(t.pdb.EntryMD(slot)))
+		v := values.PDBValue(values.Encoding(t.meta.Encoding), uint64(c), uint64(t.pdb.EntryMD(slot)))
 		return Answer{Outcome: values.Bound, Remoteness: int(v)}, nil
 	case t.outcomeOnly:
 		o, _, ok := t.wdl.Decode(c)
@@ -425,7 +425,7 @@ func (t *Table) puzzle() (PuzzleDomain, error) {
 	if err := t.ready(); err != nil {
 		return nil, err
 	}
-	if t.meta.Encoding != values.EncodingRemoteness && t.mod3 == nil {
+	if values.Encoding(t.meta.Encoding) != values.EncodingRemoteness && t.mod3 == nil {
 		return nil, fmt.Errorf("tables: a %s table has no shortest paths", t.meta.Encoding)
 	}
 	return t.dom.(PuzzleDomain), nil
@@ -519,6 +519,6 @@ func (t *Table) Path(state string) ([]string, error) {
 // isWDL reports whether the table holds two-player values with remoteness (either WDL
 // layout).
 func (t *Table) isWDL() bool {
-	_, ok := values.WDLLayout(t.meta.Encoding)
+	_, ok := values.WDLLayout(values.Encoding(t.meta.Encoding))
 	return ok
 }

@@ -194,7 +194,7 @@ func openTables(tabs []*Table) error {
 // against the manifest and the game; tab is left unopened when it fails. The game's
 // instance is built on first use (Table.ready, buildTierInstance), when its scheme's size
 // and moves are checked too.
-func (s *Set) openTierMember(tab *Table, g games.TieredGame, t games.Tier, x format.Member, encoding string) error {
+func (s *Set) openTierMember(tab *Table, g games.TieredGame, t games.Tier, x format.Member, encoding values.Encoding) error {
 	path := tab.path
 	// The block index too waits for the first read: a whole game's set has 318 members
 	// and megabytes of indexes, of which a probe reads one member's.
@@ -203,13 +203,13 @@ func (s *Set) openTierMember(tab *Table, g games.TieredGame, t games.Tier, x for
 		return err
 	}
 	meta := r.Meta()
-	wdl, _ := values.WDLLayout(meta.Encoding) // the parity layout for outcomes alone
+	wdl, _ := values.WDLLayout(values.Encoding(meta.Encoding)) // the parity layout for outcomes alone
 	wdl.Bits = meta.CodeBits
 	want, _ := marshalParams(g.TierParams(t))
 	switch {
 	case r.FileSize() != x.Bytes:
 		err = fmt.Errorf("%s has %d bytes, the manifest says %d: %w", path, r.FileSize(), x.Bytes, format.ErrCorrupt)
-	case meta.Game != g.Name() || string(meta.Params) != string(want) || meta.Encoding != encoding || meta.Slots != g.TierSize(t):
+	case meta.Game != g.Name() || string(meta.Params) != string(want) || values.Encoding(meta.Encoding) != encoding || meta.Slots != g.TierSize(t):
 		err = fmt.Errorf("%s is %s %s (%s, %d slots), the manifest says %s %s (%s): %w",
 			path, meta.Game, meta.Params, meta.Encoding, meta.Slots, g.TierNoun(), x.Name, encoding, format.ErrCorrupt)
 	case meta.Index == "" || !slices.Contains(g.Schemes(), meta.Index):
@@ -253,7 +253,7 @@ func (s *Set) Tiered() games.TieredGame {
 
 // Values is what a tiered game's set stores: format.ValuesFull (values with remoteness)
 // or format.ValuesWDL (win/draw/loss only); "" for other sets.
-func (s *Set) Values() string {
+func (s *Set) Values() format.ValueKind {
 	if s.tiers == nil {
 		return ""
 	}

@@ -55,7 +55,7 @@ func TestTwoBitEightEveryState(t *testing.T) {
 		}
 		defer tab.Close()
 		info := tab.Info()
-		if !slices.Equal(info.Counts, slide.EightPuzzleCounts) || info.States != 181440 || info.MaxRemoteness != 31 || info.Encoding != values.EncodingDepthMod3 {
+		if !slices.Equal(info.Counts, slide.EightPuzzleCounts) || info.States != 181440 || info.MaxRemoteness != 31 || values.Encoding(info.Encoding) != values.EncodingDepthMod3 {
 			t.Fatalf("%s: info %+v", scheme, info)
 		}
 		if err := tab.Verify(context.Background(), tables.VerifyOptions{}); err != nil {

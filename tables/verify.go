@@ -77,7 +77,7 @@ func (t *Table) Verify(ctx context.Context, opt VerifyOptions) error {
 	switch {
 	case t.pdb != nil:
 		return checkValues(ctx, t, opt, stage, t.newPDBChecker)
-	case t.meta.Encoding == values.EncodingRemoteness:
+	case values.Encoding(t.meta.Encoding) == values.EncodingRemoteness:
 		return checkValues(ctx, t, opt, stage, t.newRemotenessChecker)
 	case t.mod3 != nil:
 		return checkMod3(ctx, t, opt, stage)
@@ -300,8 +300,8 @@ func (t *Table) newPDBChecker() checker {
 		var md int
 		md, nbrs = moves(e, nbrs[:0])
 		c := uint64(code(e))
-		v := values.PDBValue(enc, c, uint64(md))
-		if enc == values.EncodingPDBValue {
+		v := values.PDBValue(values.Encoding(enc), c, uint64(md))
+		if values.Encoding(enc) == values.EncodingPDBValue {
 			if _, err := values.ToExcess(v, uint64(md)); err != nil {
 				return fmt.Sprintf("value %d below or off the parity of the Manhattan distance %d", v, md)
 			}
@@ -317,7 +317,7 @@ func (t *Table) newPDBChecker() checker {
 		least := ^uint64(0)
 		for _, m := range nbrs {
 			f := m &^ games.PDBConnected
-			fv := values.PDBValue(enc, uint64(code(f)), uint64(t.pdb.EntryMD(f)))
+			fv := values.PDBValue(values.Encoding(enc), uint64(code(f)), uint64(t.pdb.EntryMD(f)))
 			least = min(least, fv)
 			if m&games.PDBConnected != 0 && v > fv+1 {
 				return fmt.Sprintf("value %d, but a neighbour with the blank's cells in one region has %d", v, fv)

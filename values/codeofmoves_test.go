@@ -12,7 +12,7 @@ import (
 // MoveSummary, where no code is a hole.
 func TestCodeOfMovesMatchesSummary(t *testing.T) {
 	for _, e := range []WDLCodes{{}, {Split: true}} {
-		t.Run(e.Encoding(), func(t *testing.T) { testCodeOfMoves(t, e) })
+		t.Run(string(e.Encoding()), func(t *testing.T) { testCodeOfMoves(t, e) })
 	}
 }
 
@@ -79,7 +79,7 @@ func TestWDLSplitRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	for _, enc := range []string{EncodingWDL, EncodingWDLSplit} {
+	for _, enc := range []Encoding{EncodingWDL, EncodingWDLSplit} {
 		if l, ok := WDLLayout(enc); !ok || l.Encoding() != enc {
 			t.Errorf("WDLLayout(%s) = %+v, %v", enc, l, ok)
 		}

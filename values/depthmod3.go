@@ -11,7 +11,7 @@ import (
 // move to a neighbour whose code is one less modulo 3 until a goal; the number of moves
 // is the remoteness. The per-remoteness counts, which the codes cannot give, are in the
 // metadata's extra (DepthMod3Extra).
-const EncodingDepthMod3 = "depth-mod-3"
+const EncodingDepthMod3 Encoding = "depth-mod-3"
 
 // DepthMod3Bits is the width of a two-bit table's codes.
 const DepthMod3Bits = 2

@@ -17,3 +17,9 @@
 // retrograde engine, the one-pass solver and the forward check of verify all apply. It
 // imports nothing of this project.
 package values
+
+// Encoding names a value encoding, as a table's metadata records it
+// (format.Metadata.Encoding). A type of its own, so that an encoding is never taken for
+// another string of the same spelling (format.ValuesWDL, what a set stores, is "wdl"
+// too).
+type Encoding string

@@ -7,14 +7,14 @@ import "fmt"
 // Manhattan distance md by exactly one, so a value v has md's parity and v ≥ md.
 const (
 	// EncodingPDBValue stores the value itself.
-	EncodingPDBValue = "pdb-value"
+	EncodingPDBValue Encoding = "pdb-value"
 	// EncodingPDBExcess stores (v − md) / 2, which is small: 4 bits hold it for the 7-8
 	// split of the 15-puzzle, where the values need 6.
-	EncodingPDBExcess = "pdb-md-excess"
+	EncodingPDBExcess Encoding = "pdb-md-excess"
 )
 
 // IsPDB reports whether encoding is one of the pattern-database encodings.
-func IsPDB(encoding string) bool {
+func IsPDB(encoding Encoding) bool {
 	return encoding == EncodingPDBValue || encoding == EncodingPDBExcess
 }
 
@@ -31,7 +31,7 @@ func ToExcess(v, md uint64) (uint64, error) {
 func FromExcess(c, md uint64) uint64 { return md + 2*c }
 
 // PDBValue returns the value that code c of a file in encoding enc stands for.
-func PDBValue(enc string, c, md uint64) uint64 {
+func PDBValue(enc Encoding, c, md uint64) uint64 {
 	if enc == EncodingPDBExcess {
 		return FromExcess(c, md)
 	}

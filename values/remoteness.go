@@ -5,7 +5,7 @@ import "fmt"
 // EncodingRemoteness is the code layout of puzzle tables: with b bits per slot, a code
 // c ≤ 2^b − 3 is a remoteness (moves to the nearest goal), 2^b − 2 marks a state that
 // cannot reach a goal, 2^b − 1 a slot that is no state (a hole of the index scheme).
-const EncodingRemoteness = "remoteness"
+const EncodingRemoteness Encoding = "remoteness"
 
 // RemotenessCodes is the remoteness encoding at a given width.
 type RemotenessCodes struct{ Bits int }

@@ -14,7 +14,7 @@ import "fmt"
 // That holds while every game ends with the loser to move. A game some of whose positions
 // are over as a win for the side to move (a win at remoteness 0) breaks the parity, and
 // its tables use EncodingWDLSplit instead.
-const EncodingWDL = "wdl-remoteness"
+const EncodingWDL Encoding = "wdl-remoteness"
 
 // EncodingWDLSplit is the code layout of two-player game tables in which wins and losses
 // of any remoteness occur (games.OverWins): outcome and remoteness apart.
@@ -28,7 +28,7 @@ const EncodingWDL = "wdl-remoteness"
 // within each kind the code grows with the remoteness; so the rules that compare codes
 // (CodeOfMoves, OutcomeCode) serve both layouts but for the step from a loss to the win
 // it gives (WDLCodes.WinStep). Twice the codes of EncodingWDL: one bit more a position.
-const EncodingWDLSplit = "wdl-remoteness-split"
+const EncodingWDLSplit Encoding = "wdl-remoteness-split"
 
 // WDLCodes is the win/loss/draw encoding at a given width, in one of the two layouts:
 // EncodingWDL (the zero value of Split) or EncodingWDLSplit.
@@ -39,7 +39,7 @@ type WDLCodes struct {
 
 // WDLLayout returns the codes of a two-player encoding's layout (Bits unset), and false
 // for an encoding that is none of EncodingWDL and EncodingWDLSplit.
-func WDLLayout(encoding string) (WDLCodes, bool) {
+func WDLLayout(encoding Encoding) (WDLCodes, bool) {
 	switch encoding {
 	case EncodingWDL:
 		return WDLCodes{}, true
@@ -50,7 +50,7 @@ func WDLLayout(encoding string) (WDLCodes, bool) {
 }
 
 // Encoding is the name of the layout.
-func (e WDLCodes) Encoding() string {
+func (e WDLCodes) Encoding() Encoding {
 	if e.Split {
 		return EncodingWDLSplit
 	}

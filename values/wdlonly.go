@@ -11,7 +11,7 @@ package values
 //	code 1   a draw
 //	code 2   a loss
 //	code 3   a win
-const EncodingWDLOnly = "wdl"
+const EncodingWDLOnly Encoding = "wdl"
 
 // The codes of EncodingWDLOnly that are no draw or hole.
 const (

@@ -117,7 +117,7 @@ func TestMisereAgainstOracle(t *testing.T) {
 	g := tictactoe.Misere()
 	set := build(t, g)
 	checkAll(t, g, set, tttoracle.MisereValue)
-	if enc := set.Tables()[0].Meta().Encoding; enc != values.EncodingWDLSplit {
+	if enc := set.Tables()[0].Meta().Encoding; values.Encoding(enc) != values.EncodingWDLSplit {
 		t.Errorf("misère tables are encoded %s, want %s", enc, values.EncodingWDLSplit)
 	}
 	a, err := set.Lookup("XXXOO....")
