@@ -324,28 +324,5 @@ func checkMod3(ctx context.Context, t *Table, opt VerifyOptions, stage func(stri
 	}
 	code := func(s uint64) uint32 { return uint32(words[s>>5] >> (s & 31 * 2) & 3) }
 	progress := stage("values")
-	var checked atomic.Uint64
-	first := newFirstFailure(n)
-	checkers := sync.Pool{New: func() any { return t.newMod3Checker() }}
-	err = parallel.For(ctx, opt.Workers, n, 1<<16, func(lo, hi uint64) error {
-		if first.before(lo) {
-			return nil
-		}
-		chk := checkers.Get().(checker)
-		defer checkers.Put(chk)
-		for s := lo; s < hi; s++ {
-			if msg := chk(s, code); msg != "" {
-				first.record(s, msg)
-				break
-			}
-		}
-		if progress != nil {
-			progress(checked.Add(hi-lo), n)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	return first.err(t, "state")
+	return checkEvery(ctx, t, opt.Workers, n, code, t.newMod3Checker, progress)
 }

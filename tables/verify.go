@@ -125,10 +125,17 @@ func checkCodes[T uint8 | uint16 | uint32](ctx context.Context, t *Table, opt Ve
 	}
 	code := func(s uint64) uint32 { return uint32(codes[s]) }
 	progress := stage("values")
+	return checkEvery(ctx, t, opt.Workers, n, code, newChecker, progress)
+}
+
+// checkEvery runs a checker (one per goroutine at a time) on every slot of t, in
+// parallel chunks, and names the first inconsistent state whatever order the chunks ran
+// in (the chunks after a known failure are skipped).
+func checkEvery(ctx context.Context, t *Table, workers int, n uint64, code func(uint64) uint32, newChecker func() checker, progress func(done, total uint64)) error {
 	var checked atomic.Uint64
 	first := newFirstFailure(n)
 	checkers := sync.Pool{New: func() any { return newChecker() }}
-	err = parallel.For(ctx, opt.Workers, n, 1<<16, func(lo, hi uint64) error {
+	err := parallel.For(ctx, workers, n, 1<<16, func(lo, hi uint64) error {
 		if first.before(lo) {
 			return nil
 		}

@@ -603,16 +603,8 @@ func (r *bfsRun) classifyUnreached(ctx context.Context, res *Result) error {
 // reportProgress starts the progress ticker; the returned func stops it and sends the
 // final report.
 func (r *bfsRun) reportProgress(start time.Time) func() {
-	if r.opt.Progress == nil {
-		return func() {}
-	}
-	var expect uint64
-	if e, ok := r.sp.(Expecter); ok {
-		expect = e.ExpectedStates()
-	}
-	return parallel.Tick(r.opt.ProgressEvery, func(final bool) {
-		r.opt.Progress(builder.Progress{Level: int(r.level.Load()), Reached: r.reached.Load(), Base: r.base,
-			Expect: expect, Slots: r.n, Elapsed: time.Since(start), Done: final})
+	return builder.Report(r.opt.Progress, r.opt.ProgressEvery, r.sp, func() builder.Progress {
+		return builder.Progress{Level: int(r.level.Load()), Reached: r.reached.Load(), Base: r.base, Slots: r.n, Elapsed: time.Since(start)}
 	})
 }
 

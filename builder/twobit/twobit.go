@@ -33,27 +33,19 @@ import (
 	"time"
 
 	"github.com/tablesmith/tablesmith/builder"
+	"github.com/tablesmith/tablesmith/builder/bfs"
 	"github.com/tablesmith/tablesmith/internal/bigmem"
 	"github.com/tablesmith/tablesmith/internal/cacheline"
 	"github.com/tablesmith/tablesmith/internal/parallel"
 )
 
-// Space is a state space as the search sees it (package builder/bfs's Space has the
-// same methods; a game satisfies both structurally).
-type Space interface {
-	Slots() uint64
-	Goals() []uint64
-	DepthBound() uint64
-	NewExpander() func(dst, src []uint64) []uint64
-	IsHole(slot uint64) bool
-}
+// Space is a state space as the search sees it: the byte engine's (bfs.Space), which a
+// game satisfies structurally.
+type Space = bfs.Space
 
-// Holed is implemented by spaces that can tell whether their scheme leaves holes at all;
-// without holes, the search does not ask IsHole of every unreached slot.
-type Holed interface{ HasHoles() bool }
-
-// Expecter is implemented by spaces that know how many states are reachable (for the ETA).
-type Expecter interface{ ExpectedStates() uint64 }
+// Holed is bfs.Holed: without holes, the search does not ask IsHole of every unreached
+// slot.
+type Holed = bfs.Holed
 
 // NotReached is the code of a slot that no search level reached: an unreachable state or
 // a hole.
@@ -428,15 +420,7 @@ func (r *run) classify(ctx context.Context, res *Result) error {
 }
 
 func (r *run) reportProgress(start time.Time) func() {
-	if r.opt.Progress == nil {
-		return func() {}
-	}
-	var expect uint64
-	if e, ok := r.sp.(Expecter); ok {
-		expect = e.ExpectedStates()
-	}
-	return parallel.Tick(r.opt.ProgressEvery, func(final bool) {
-		r.opt.Progress(builder.Progress{Level: int(r.level.Load()), Reached: r.reached.Load(), Base: r.base,
-			Expect: expect, Slots: r.n, Elapsed: time.Since(start), Done: final})
+	return builder.Report(r.opt.Progress, r.opt.ProgressEvery, r.sp, func() builder.Progress {
+		return builder.Progress{Level: int(r.level.Load()), Reached: r.reached.Load(), Base: r.base, Slots: r.n, Elapsed: time.Since(start)}
 	})
 }
