@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -79,18 +80,9 @@ func BuildPuzzle(ctx context.Context, in *games.Instance, out string, opt Puzzle
 	}
 	// Refuse a device, FIFO, symlink or directory before hours of search, not after.
 	ckptPath := out + ".ckpt"
-	for _, p := range []string{out, ckptPath} {
-		if err := safefile.CheckOutput(p); err != nil {
-			return nil, fmt.Errorf("build: %w", err)
-		}
-	}
-	params, err := in.ParamsJSON()
+	params, notice, err := prepareBuild(in, opt, out, ckptPath)
 	if err != nil {
 		return nil, err
-	}
-	notice := opt.Notice
-	if notice == nil {
-		notice = func(string) {}
 	}
 	bopt := bfs.Options{Workers: opt.Workers, Progress: opt.Search}
 	var log *levellog.Log
@@ -211,4 +203,24 @@ func valueCodes(v *builder.Values, code func(x uint64) uint32) format.CodeSource
 			dst[i] = code(v.Get(start + uint64(i)))
 		}
 	}
+}
+
+// prepareBuild refuses an output path that is a device, FIFO, symlink or directory
+// (paths: the table and its checkpoint) before hours of search, not after, and returns
+// the instance's parameters as JSON and where notices go.
+func prepareBuild(in *games.Instance, opt PuzzleOptions, paths ...string) (json.RawMessage, func(string), error) {
+	for _, p := range paths {
+		if err := safefile.CheckOutput(p); err != nil {
+			return nil, nil, fmt.Errorf("build: %w", err)
+		}
+	}
+	params, err := in.ParamsJSON()
+	if err != nil {
+		return nil, nil, err
+	}
+	notice := opt.Notice
+	if notice == nil {
+		notice = func(string) {}
+	}
+	return params, notice, nil
 }

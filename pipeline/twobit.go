@@ -16,7 +16,6 @@ import (
 	"github.com/tablesmith/tablesmith/builder/twobit"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
-	"github.com/tablesmith/tablesmith/internal/safefile"
 	"github.com/tablesmith/tablesmith/internal/sysmem"
 	"github.com/tablesmith/tablesmith/values"
 )
@@ -114,18 +113,9 @@ var twoBitCheckpointed func(level int) error
 // buildTwoBit is BuildPuzzle with the two-bit engine.
 func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out string, opt PuzzleOptions, checkpointing bool) (*PuzzleResult, error) {
 	ckptPath := TwoBitCheckpointPath(out)
-	for _, p := range []string{out, ckptPath} {
-		if err := safefile.CheckOutput(p); err != nil {
-			return nil, fmt.Errorf("build: %w", err)
-		}
-	}
-	params, err := in.ParamsJSON()
+	params, notice, err := prepareBuild(in, opt, out, ckptPath)
 	if err != nil {
 		return nil, err
-	}
-	notice := opt.Notice
-	if notice == nil {
-		notice = func(string) {}
 	}
 	n := sp.Slots()
 	// The disk: the table (2-bit codes do not compress) is refused before any work where
