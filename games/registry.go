@@ -95,9 +95,9 @@ type TierSpace interface {
 	Space
 	// Moves (required) lists the legal moves of a position in the game's order, each
 	// with the position it leads to. A position over by the rules has no move, and over
-	// is its value for the side to move (values.Loss or values.Draw, at remoteness 0, as
-	// ChildBatch.End marks it); over is 0 for a position whose game goes on (one with no
-	// legal move has then lost).
+	// is its value for the side to move (values.Loss, values.Draw, or values.Win in a game
+	// with OverWins, at remoteness 0, as ChildBatch.End marks it); over is 0 for a
+	// position whose game goes on (one with no legal move has then lost).
 	Moves(state string) (moves []Move, over values.Outcome, err error)
 }
 
@@ -106,7 +106,7 @@ type Move struct {
 	Name string // in the game's notation
 	// Next is the position the move leads to, in the notation; "" when the move ends the
 	// game at once (a child in GameOver), End then being the value of that end for the
-	// side then to move (values.Loss or values.Draw).
+	// side then to move (values.Loss, values.Draw, or values.Win in a game with OverWins).
 	Next string
 	End  values.Outcome
 }

@@ -388,6 +388,10 @@ func BuildTierUnit(ctx context.Context, g games.TieredGame, dir string, u TierUn
 		if err != nil {
 			return false, fmt.Errorf("build: %s %s: %w", g.TierNoun(), u.Name, err)
 		}
+		if top := max(res.MaxWin, res.MaxLoss); top > sp.codes.Max16() {
+			return false, fmt.Errorf("build: %s %s: remoteness %d, beyond the %d the %s codes of this game hold in 16 bits",
+				g.TierNoun(), u.Name, top, sp.codes.Max16(), sp.codes.Encoding())
+		}
 		code = func(s uint64) uint32 { return res.Code(s, sp.codes) }
 	}
 	var members []TierMember

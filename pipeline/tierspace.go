@@ -158,6 +158,11 @@ func (w *tierSpaceWorker) gatherExits(i int, children []games.TierPosition) erro
 		return nil
 	}
 	c := children[bad]
+	if c.Tier == games.GameOver {
+		return fmt.Errorf("a move of %s %s ends the game at slot %d of GameOver, which is no end this game declares "+
+			"(%d: a loss, %d: a draw, %d: a win, only in a game with games.OverWins)",
+			w.sp.g.TierNoun(), w.sp.g.TierName(w.sp.u.Tiers[i]), c.Slot, games.EndLoss, games.EndDraw, games.EndWin)
+	}
 	k := 0
 	for k < len(dest) && dest[k].tier != c.Tier {
 		k++
@@ -339,7 +344,7 @@ func solveOnePass(ctx context.Context, sp *tierSpace, workers int) ([]uint16, *b
 		if mem != nil {
 			mem.Release()
 		}
-		return nil, nil, fmt.Errorf("%s %s: %w", sp.g.TierNoun(), sp.g.TierName(sp.u.Tiers[0]), err)
+		return nil, nil, err // BuildTierUnit names the tier
 	}
 	return codes, mem, nil
 }

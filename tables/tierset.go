@@ -311,7 +311,8 @@ type MoveAnswer struct {
 // value of the position it leads to, best move first for the side to move: the quickest
 // win (a loss for the opponent), then draws, then the slowest loss. In a win/draw/loss-only
 // set moves are ranked by value alone (wins, draws, losses), in the game's move order
-// within each, except that the moves that end the game come first among the wins. A
+// within each, except that the moves that end the game (at once, or into a position over
+// by the rules) come first among the wins. A
 // position over by the rules has no move and Answer.Over set; its stored value must be
 // the one the rules give it, or the set is corrupt.
 func (s *Set) Moves(state string) (Answer, []MoveAnswer, error) {
@@ -344,7 +345,7 @@ func (s *Set) Moves(state string) (Answer, []MoveAnswer, error) {
 			out[i].Answer = Answer{Outcome: m.End, NoRemoteness: s.tiers.outcomeOnly} // the move ends the game
 			continue
 		}
-		b, _, err := s.lookupTier(m.Next)
+		b, tab, err := s.lookupTier(m.Next)
 		if errors.Is(err, errTierMissing) {
 			t, _ := s.tiers.g.TierOf(m.Next)
 			return Answer{}, nil, fmt.Errorf("%w: the move %s from %s leads into %s %s, which this set lacks: build it into the set",
@@ -352,6 +353,15 @@ func (s *Set) Moves(state string) (Answer, []MoveAnswer, error) {
 		}
 		if err != nil {
 			return Answer{}, nil, fmt.Errorf("move %s: %w", m.Name, err)
+		}
+		// Without remoteness, a winning move that ends the game at once is known only by
+		// asking whether the position it leads to is over by the rules: it ranks first, so
+		// that playing the first move makes progress (a cyclic game could go round a won
+		// position for ever otherwise).
+		if s.tiers.outcomeOnly && b.Outcome == values.Loss {
+			if _, over, err := tab.Domain().(games.TierSpace).Moves(b.State); err == nil && over != 0 {
+				b.Over = true
+			}
 		}
 		out[i].Answer = b
 	}
@@ -372,7 +382,7 @@ func mustEnd(o values.Outcome) uint64 {
 func moveRank(a Answer) int {
 	if a.NoRemoteness {
 		switch {
-		case a.Outcome == values.Loss && a.State == "":
+		case a.Outcome == values.Loss && (a.State == "" || a.Over):
 			return -2
 		case a.Outcome == values.Loss:
 			return -1

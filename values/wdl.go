@@ -106,6 +106,15 @@ func (e WDLCodes) Code(o Outcome, r int) uint32 {
 	return 2 + 2*uint32(r)
 }
 
+// Max16 is the largest remoteness whose codes fit 16 bits in e's layout (the width the
+// engines hold codes in): 65533 in EncodingWDL, 32766 in EncodingWDLSplit.
+func (e WDLCodes) Max16() int {
+	if e.Split {
+		return (0xFFFF - 3) / 2
+	}
+	return 0xFFFF - 2
+}
+
 // Holds reports whether outcome o at remoteness r has a code in e's layout.
 func (e WDLCodes) Holds(o Outcome, r int) bool {
 	switch o {

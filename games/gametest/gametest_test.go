@@ -103,6 +103,67 @@ func (w overMoves) Children(t games.Tier, lo, hi uint64, b *games.ChildBatch) {
 	}
 }
 
+// orderDropsOver: an order of its own (games.OrderedTierWorker) that closes positions over
+// by the rules as ordinary ones.
+type orderDropsOver struct{ tictactoe.Game }
+
+func (g orderDropsOver) NewTierWorker() games.TierWorker {
+	return dropOverOrder{g.Game.NewTierWorker()}
+}
+
+type dropOverOrder struct{ games.TierWorker }
+
+func (w dropOverOrder) ChildrenInOrder(t games.Tier, lo, hi uint64, slots []uint64, b *games.ChildBatch) []uint64 {
+	w.Children(t, lo, hi, b)
+	b.Over = b.Over[:0]
+	for s := lo; s < hi; s++ {
+		slots = append(slots, s)
+	}
+	return slots
+}
+
+// endsInWin: moves that end the game as a win for the side then to move, in a game that
+// does not declare wins over by the rules.
+type endsInWin struct{ tictactoe.Game }
+
+func (g endsInWin) NewTierWorker() games.TierWorker { return winEnds{g.Game.NewTierWorker()} }
+
+type winEnds struct{ games.TierWorker }
+
+func (g endsInWin) Open(p any, index string) (games.Space, error) {
+	sp, err := g.Game.Open(p, index)
+	return winEndMoves{sp.(games.TierSpace)}, err
+}
+
+type winEndMoves struct{ games.TierSpace }
+
+func (w winEndMoves) Moves(state string) ([]games.Move, values.Outcome, error) {
+	ms, over, err := w.TierSpace.Moves(state)
+	for i := range ms {
+		ms[i] = games.Move{Name: ms[i].Name, End: values.Win}
+	}
+	return ms, over, err
+}
+
+func (w winEnds) Children(t games.Tier, lo, hi uint64, b *games.ChildBatch) {
+	w.TierWorker.Children(t, lo, hi, b)
+	for i := range b.Pos {
+		b.Pos[i] = games.TierPosition{Tier: games.GameOver, Slot: games.EndWin}
+	}
+}
+
+// allHoles: a lookup whose StateOf calls every slot a hole (so nothing would be checked).
+type allHoles struct{ tictactoe.Game }
+
+func (g allHoles) Open(p any, index string) (games.Space, error) {
+	sp, err := g.Game.Open(p, index)
+	return holes{sp.(games.TierSpace)}, err
+}
+
+type holes struct{ games.TierSpace }
+
+func (holes) StateOf(uint64) (string, bool) { return "", false }
+
 // TestCheckTieredFindsFaults: the example game passes the whole contract, and each fault
 // above is found and named.
 func TestCheckTieredFindsFaults(t *testing.T) {
@@ -118,6 +179,9 @@ func TestCheckTieredFindsFaults(t *testing.T) {
 		{lookupNeverOver{}, "the lookup says over"},
 		{sizeOffByOne{}, "TierSize says"},
 		{overWithMoves{}, "over by the rules but lists"},
+		{orderDropsOver{}, "a position of the order"},
+		{endsInWin{}, "which is no end"},
+		{allHoles{}, "every one of its"},
 	} {
 		msg := check(t, tc.g)
 		if !strings.Contains(msg, tc.want) {

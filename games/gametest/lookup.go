@@ -91,14 +91,23 @@ func checkLookup(t testing.TB, g games.TieredGame, samples int) {
 	w := g.NewTierWorker()
 	rng := rand.New(rand.NewPCG(7, 8))
 	var cb games.ChildBatch
+	checked := 0
+	defer func() {
+		if checked == 0 && len(g.Tiers()) > 0 {
+			t.Errorf("the lookup side was checked on no position: StateOf calls every sampled slot a hole")
+		}
+	}()
 	for _, tier := range g.Tiers() {
 		name := g.TierNoun() + " " + g.TierName(tier)
 		sp := l.space(t, tier)
+		inTier, all := 0, g.TierSize(tier) <= uint64(samples)
 		for _, s := range sampleSlots(rng, g.TierSize(tier), samples) {
 			state, ok := sp.StateOf(s)
 			if !ok {
 				continue // a hole of the scheme
 			}
+			checked++
+			inTier++
 			if norm, err := sp.Normalize(state); err != nil || norm != state {
 				t.Fatalf("%s slot %d: StateOf gives %q, which Normalize makes %q (%v)", name, s, state, norm, err)
 			}
@@ -120,6 +129,9 @@ func checkLookup(t testing.TB, g games.TieredGame, samples int) {
 			if over != built {
 				t.Fatalf("%s slot %d (%q): the lookup says over %v, the build's Children %v (0: not over)", name, s, state, over, built)
 			}
+			if over != 0 && !games.Layout(g).Holds(over, 0) {
+				t.Fatalf("%s slot %d (%q): the lookup says it is over as a %v, which this game does not declare (games.OverWins)", name, s, state, over)
+			}
 			if over != 0 && len(moves) > 0 {
 				t.Fatalf("%s slot %d (%q): over as a %v, yet Moves lists %d moves", name, s, state, over, len(moves))
 			}
@@ -127,7 +139,7 @@ func checkLookup(t testing.TB, g games.TieredGame, samples int) {
 			for _, m := range moves {
 				if m.Next == "" {
 					end, ok := games.EndSlot(m.End)
-					if !ok {
+					if _, holds := games.EndCode(end, games.Layout(g)); !ok || !holds {
 						t.Fatalf("%s slot %d (%q): move %s ends the game as a %v, which is no end", name, s, state, m.Name, m.End)
 					}
 					looked = append(looked, games.TierPosition{Tier: games.GameOver, Slot: end})
@@ -143,6 +155,9 @@ func checkLookup(t testing.TB, g games.TieredGame, samples int) {
 			if looked = sortPositions(looked); !slices.Equal(looked, children) {
 				t.Fatalf("%s slot %d (%q): the lookup's moves lead to %v, the build's Children to %v", name, s, state, looked, children)
 			}
+		}
+		if all && g.TierSize(tier) > 0 && inTier == 0 {
+			t.Fatalf("%s: StateOf calls every one of its %d slots a hole", name, g.TierSize(tier))
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/values"
 )
 
 // CheckTiered checks the whole tier contract of a game on up to samples positions of
@@ -99,6 +100,9 @@ func CheckTiered(t testing.TB, g games.TieredGame, samples int) {
 			}
 			for _, c := range cb.Pos[cb.Off[0]:cb.Off[1]] {
 				if c.Tier == games.GameOver {
+					if _, ok := games.EndCode(c.Slot, games.Layout(g)); !ok {
+						t.Fatalf("%s slot %d: a move ends the game at slot %d of GameOver, which is no end this game declares (a win needs games.OverWins)", g.TierName(tier), s, c.Slot)
+					}
 					continue
 				}
 				if !slices.Contains(children, c.Tier) {
@@ -139,6 +143,16 @@ func CheckTiered(t testing.TB, g games.TieredGame, samples int) {
 	}
 }
 
+// overAt is the outcome by the rules of position i of batch b, or 0 where it is not over.
+func overAt(b *games.ChildBatch, i int) values.Outcome {
+	for _, o := range b.Over {
+		if o.At == i {
+			return o.Outcome
+		}
+	}
+	return 0
+}
+
 // wholeOrder is the size up to which a tier's order is checked whole.
 const wholeOrder = 20_000
 
@@ -160,12 +174,17 @@ func checkOrder(t testing.TB, g games.TieredGame, samples int) {
 			return cmp.Compare(a.Slot, b.Slot)
 		})
 	}
-	// same reports whether position i of batch cb has the children of slot s.
+	// same reports whether position i of batch cb has the children of slot s, and is
+	// over by the rules as the slot is (the one-pass solver and the forward check take
+	// both from the order).
 	same := func(tier games.Tier, cb *games.ChildBatch, i int, s uint64) {
 		w.Children(tier, s, s+1, &plain)
 		got, want := sorted(cb.Pos[cb.Off[i]:cb.Off[i+1]]), sorted(plain.Pos[plain.Off[0]:plain.Off[1]])
 		if !slices.Equal(got, want) {
 			t.Fatalf("%s: a position of the order, slot %d, has children %v; the slot has %v", g.TierName(tier), s, got, want)
+		}
+		if o, p := overAt(cb, i), overAt(&plain, 0); o != p {
+			t.Fatalf("%s: a position of the order, slot %d, is over as %v; the slot, by Children, as %v (0: not over)", g.TierName(tier), s, o, p)
 		}
 	}
 	for _, tier := range g.Tiers() {
@@ -231,6 +250,10 @@ func checkSiblings(t testing.TB, g games.TieredGame, samples int) {
 		if got := sibling.Pos[sibling.Off[i]:sibling.Off[i+1]]; !slices.Equal(got, want) {
 			t.Fatalf("%s (%s, position %d): children %v; those of %s moved to its sibling's tiers are %v",
 				g.TierName(u), how, i, got, g.TierName(head), want)
+		}
+		// The forward check takes a family's marks of positions over from its first.
+		if o, f := overAt(&sibling, i), overAt(&first, i); o != f {
+			t.Fatalf("%s (%s, position %d): over as %v; the same position of %s as %v (0: not over)", g.TierName(u), how, i, o, g.TierName(head), f)
 		}
 	}
 	seen := map[games.Tier]bool{} // the families checked, by their first

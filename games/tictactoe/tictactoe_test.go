@@ -163,6 +163,49 @@ func TestMisereAgainstOracle(t *testing.T) {
 	}
 }
 
+// TestOutcomeOnlyRanksEndingMovesFirst: in a win/draw/loss-only set, which has no
+// remoteness to make progress by, the first of a won position's moves ends the game
+// wherever some move does (completes a line), so that playing first moves wins.
+func TestOutcomeOnlyRanksEndingMovesFirst(t *testing.T) {
+	t.Parallel()
+	g := tictactoe.Game{}
+	full := build(t, g)
+	dir := filepath.Join(t.TempDir(), "wdl")
+	if err := pipeline.ConvertTierSet(context.Background(), g, full.Dir(), dir, pipeline.ConvertOptions{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	wdl, err := tables.OpenSet(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wdl.Close()
+	checked := 0
+	for _, tier := range g.Tiers() {
+		sp, _ := games.New(g, g.TierParams(tier), "")
+		for s := range g.TierSize(tier) {
+			state, _ := sp.Space.StateOf(s)
+			a, ms, err := wdl.Moves(state)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Outcome != values.Win {
+				continue
+			}
+			_, fullMoves, _ := full.Moves(state)
+			if fullMoves[0].Remoteness != 0 { // no move ends the game at once
+				continue
+			}
+			checked++
+			if !ms[0].Over {
+				t.Fatalf("%s: the first move %s (%+v) does not end the game, though %s does", state, ms[0].Move, ms[0].Answer, fullMoves[0].Move)
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d won positions with a move that ends the game", checked)
+	}
+}
+
 // TestLine: the principal line of a won position ends in a position over by the rules,
 // a line of three, as long as the remoteness says.
 func TestLine(t *testing.T) {
