@@ -8,7 +8,6 @@ import (
 	"github.com/tablesmith/tablesmith/internal/humanize"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/tablesmith/tablesmith/builder/bfs"
@@ -95,15 +94,6 @@ func tooBig(slots, need, avail uint64) error {
 	return fmt.Errorf("build: even the two-bit search of %s slots needs about %s of memory (3 bits a slot while searching); this machine has %s available: "+
 		"free memory, build on a machine with more, or split the search into units (tablesmith plan slide models that)",
 		groupDigits(slots), humanize.Bytes(need), humanize.Bytes(avail))
-}
-
-// freeDisk is the space free for an unprivileged writer in dir (0 when unknown).
-func freeDisk(dir string) uint64 {
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(dir, &st); err != nil {
-		return 0
-	}
-	return st.Bavail * uint64(st.Bsize)
 }
 
 // twoBitCheckpointed, if set (tests), is called after every checkpoint written, with its
