@@ -272,7 +272,7 @@ cross:
 # Every fuzz target in the tree, found by name, FUZZTIME each (CI: 200,000 executions, 5–20
 # seconds a target; `make fuzz`: 60s).
 fuzz-short:
-	@set -e; for f in $$(grep -rl --include='*_test.go' '^func Fuzz' .); do \
+	@set -e; for f in $$(grep -rl --include='*_test.go' --exclude-dir=bin --exclude-dir=.git '^func Fuzz' .); do \
 	  for t in $$(grep -o '^func Fuzz[A-Za-z0-9_]*' $$f | cut -c6-); do \
 	    echo "== fuzz $$t in $$(dirname $$f) for $(FUZZTIME)"; \
 	    $(GO) test -run '^$$$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) $$(dirname $$f); \
