@@ -51,10 +51,10 @@ func colexRank(mask uint32) uint32 {
 // disjoint and set has at most MaxStones stones.
 func colexFree(set, taken uint32) uint64 { return uint64(colexRank(pext(set, ^taken))) }
 
-// colexUnrankFree is the inverse of colexFree: the k-subset of the points not in taken
-// whose colex rank is r.
-func colexUnrankFree(r uint64, k int, taken uint32) uint32 {
-	p := Points - bits.OnesCount32(taken) - 1
+// colexUnrankFree is the inverse of colexFree: the k-subset of the points of full not in
+// taken whose colex rank is r.
+func colexUnrankFree(r uint64, k int, taken, full uint32) uint32 {
+	p := bits.OnesCount32(full&^taken) - 1
 	var set uint32
 	for ; k > 0; k-- {
 		for binom[p][k] > r {
@@ -64,7 +64,7 @@ func colexUnrankFree(r uint64, k int, taken uint32) uint32 {
 		set |= 1 << p
 		p--
 	}
-	return pdep(set, ^taken&Full)
+	return pdep(set, full&^taken)
 }
 
 // pextByte[f][x] packs the bits of x at the set bits of f to the bottom; pdepByte[f][x]

@@ -1,11 +1,40 @@
-// Package mill holds the rules of Nine Men's Morris (Mühle) in the moving phase (the
-// placement phase is not modelled yet): the board and its mills, moves and un-moves, the
-// notation, the 16 board symmetries, per-sector class ranks that number the positions up
-// to symmetry, and the game as a graph of tiers ([Game] is a games.TieredGame: a tier is a
-// sector). It imports nothing of the project but package games (the capability it
-// asserts) and internal/notation.
+// Package mill plays the Morris family (Mühle): Nine Men's Morris and its relatives, each
+// a data entry ([Rules]: a [Board] of points, lines, mills and symmetries, the stones of
+// a side, flying, whether a mill wins), never a copy of the code. It holds the boards and
+// their mills, moves and un-moves of both phases, the notation, the board symmetries,
+// per-sector class ranks that number the positions up to symmetry, and the game as a
+// graph of tiers ([Game] is a games.TieredGame: a tier is a sector). It imports nothing
+// of the project but package games (the capability it asserts) and internal/notation.
 //
-// # Board
+// # The family
+//
+// A rule set is compiled once, on first use, into tables (the adjacency and mills of each
+// point, the symmetries as permutations and as byte tables, the sector rankings); the
+// per-position code reads them and never asks which rule set it plays. The symmetries of
+// a board are computed as the permutations of its points that keep its lines and map
+// mills to mills ([Automorphisms]); Nine Men's Morris's 16 are listed in the package's
+// numbering and a test checks the listing against the computed group. The rule sets
+// ([RuleSets], `--rules NAME`):
+//
+//   - nine ([Nine], the default, the registered game): the board below, 9 stones, flying
+//     at 3 stones on the board;
+//   - three ([Three]): a square of 8 points (1–8) and its centre (9), joined to all 8; the
+//     3 rows, 3 columns and 2 diagonals are the 8 mills; 3 stones, no flying; closing a
+//     mill wins at once (a move into games.GameOver), no stone is removed; 8 symmetries;
+//   - five and six ([Five], [Six]): two squares (1–8 outer, 9–16 inner) joined at their
+//     midpoints, the 8 sides are mills; 5 or 6 stones, no flying; otherwise Nine's rules;
+//     16 symmetries.
+//
+// Every board numbers its points ring by ring from the outside, clockwise from each
+// ring's top-left corner, a centre point last, so that a ring is one byte of a mask. The
+// zero Game plays Nine Men's Morris; [ForRules] gives the others. A set records its rule
+// set in its rules fingerprint (Nine's unchanged since the placement phase) and, but for
+// Nine, in each table's parameters ({"rules":"three","w":3,"b":3}), so that a reader
+// plays the rules the set was built under (games.ForRules) and refuses a set of rules it
+// does not know. The package's functions and the methods of [Sym] play Nine Men's Morris;
+// the methods of [Rules] (Parse, Format, Successors, Sector…) any rule set.
+//
+// # Nine Men's Morris's board
 //
 // The 24 points are numbered 1..24 as in DESIGN.md: the outer square 1–8 clockwise from
 // its top-left corner, the middle square 9–16 and the inner square 17–24 likewise:

@@ -27,17 +27,26 @@ const MaxStones = 9
 //     own+c was in a mill. Such predecessors have w+1 stones for the side that was
 //     captured (sector (b, w+1)) and exist only when w < MaxStones.
 //
-// Every predecessor lists the position among its Successors, and the other way round.
-func Predecessors(dst []Pred, own, opp uint32) []Pred {
-	empty := ^(own | opp) & Full
+// Every predecessor lists the position among its Successors, and the other way round. It
+// plays Nine Men's Morris.
+func Predecessors(dst []Pred, own, opp uint32) []Pred { return nine.predecessors(dst, own, opp) }
+
+// Predecessors is the package's Predecessors under the rule set (where a mill wins, a
+// move closing one has no position after it, so no predecessor stands in a mill).
+func (r *Rules) Predecessors(dst []Pred, own, opp uint32) []Pred {
+	return r.compiled().predecessors(dst, own, opp)
+}
+
+func (v *variant) predecessors(dst []Pred, own, opp uint32) []Pred {
+	empty := ^(own | opp) & v.full
 	count := bits.OnesCount32(opp)
-	canGrow := bits.OnesCount32(own) < MaxStones
+	canGrow := bits.OnesCount32(own) < v.stones && !v.millWins
 	spots, spotsKnown := uint32(0), false
 	for ts := opp; ts != 0; ts &= ts - 1 {
 		t := bits.TrailingZeros32(ts)
 		rest := opp &^ (1 << t)
-		fs := spread(t, empty, count)
-		if !InMill(opp, Point(t)) {
+		fs := v.spread(t, empty, count)
+		if !v.inMill(opp, t) {
 			for ; fs != 0; fs &= fs - 1 {
 				f := bits.TrailingZeros32(fs)
 				dst = append(dst, Pred{Own: rest | 1<<f, Opp: own, Move: Move{Point(f), Point(t), NoPoint}})
@@ -48,7 +57,7 @@ func Predecessors(dst []Pred, own, opp uint32) []Pred {
 			continue
 		}
 		if !spotsKnown {
-			spots, spotsKnown = captureSpots(own, empty), true
+			spots, spotsKnown = v.captureSpots(own, empty), true
 		}
 		for ; fs != 0; fs &= fs - 1 {
 			f := bits.TrailingZeros32(fs)
@@ -63,12 +72,12 @@ func Predecessors(dst []Pred, own, opp uint32) []Pred {
 
 // captureSpots returns the empty points c from which a stone of own could have been
 // removed legally: c is in no mill of own+c, or every stone of own+c is in a mill.
-func captureSpots(own, empty uint32) uint32 {
+func (v *variant) captureSpots(own, empty uint32) uint32 {
 	var spots uint32
 	for cs := empty; cs != 0; cs &= cs - 1 {
 		c := bits.TrailingZeros32(cs)
 		victims := own | 1<<c
-		if !InMill(victims, Point(c)) || MillStones(victims) == victims {
+		if !v.inMill(victims, c) || v.millStones(victims) == victims {
 			spots |= 1 << c
 		}
 	}

@@ -1,0 +1,384 @@
+package mill
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// The Morris family as data. A [Board] is what a board is: its points, the lines joining
+// them (a stone slides along one to a neighbour), its mills, and its symmetries, which
+// are computed ([Automorphisms]: the permutations of the points that keep the lines and
+// map mills to mills) and, where listed, checked against the listing. A [Rules] is a
+// rule set of the family: a board, the stones of a side, flying, and the rules that set
+// the family's games apart (a mill wins; a full board draws). Everything the solver does
+// per position reads tables compiled once per rule set (compile): the adjacency and mill
+// masks of each point, the symmetries as permutations and as byte tables, and the
+// rankings of the sectors; no per-position code asks which rule set it plays.
+
+// A Board is a Morris board as data: Points points (at most 24, numbered ring by ring
+// from the outside, clockwise from each ring's top-left corner, a centre point last),
+// Lines the pairs of adjacent points, Mills the lines of three points, all 0-based. Syms,
+// when not nil, lists the board's symmetries (as point permutations, the identity first)
+// in the order the package numbers them; a test checks that it is exactly the group
+// Automorphisms computes. Without a listing the computed group is the board's, in
+// increasing lexicographic order of the permutations.
+type Board struct {
+	Name   string
+	Points int
+	Lines  [][2]int
+	Mills  [][3]int
+	Syms   [][]int
+}
+
+// Flying says when a side flies (moves a stone to any empty point) in the moving phase.
+type Flying uint8
+
+const (
+	// FlyNever: stones only slide.
+	FlyNever Flying = iota
+	// FlyAtThree: a side with exactly 3 stones on the board and none in hand flies.
+	FlyAtThree
+)
+
+// Rules is one rule set of the family. The exported fields are the data entry; the
+// tables the solver reads are compiled from them on first use (Rules.compiled).
+type Rules struct {
+	Name   string // the name --rules takes: "nine"
+	Title  string // "Nine Men's Morris"
+	Board  *Board
+	Stones int // stones of a side, all in hand at the start
+	Flying Flying
+	// MillWins: the move that closes a mill wins the game at once (Three Men's Morris);
+	// no stone is ever removed.
+	MillWins bool
+	// Text is the rules written out; its fingerprint names the rule set in every set
+	// built under it (RulesID).
+	Text string
+	// idPrefix is the fingerprint's prefix.
+	idPrefix string
+
+	once sync.Once
+	v    *variant
+}
+
+// noMill pads a point's mills: no mask of the board's points holds it.
+const noMill uint32 = 1 << 31
+
+// MaxMillsAt is the most mills through one point of any board of the family.
+const MaxMillsAt = 4
+
+// variant are a rule set's compiled tables and its caches of rankings.
+type variant struct {
+	r        *Rules
+	points   int
+	full     uint32
+	stones   int
+	flyAt    int // a side with this many stones on the board flies in the moving phase (0: never)
+	millWins bool
+	adjacent [Points]uint32
+	millList []uint32
+	// millsAt[p]: the mills through p, padded with noMill.
+	millsAt [Points][MaxMillsAt]uint32
+	nsyms   int
+	symPerm [NumSyms][Points]Point
+	// symByte[g][i][x]: the image under g of the points of byte i of a mask that are set in x.
+	symByte    [NumSyms][3][256]uint32
+	symCompose [NumSyms][NumSyms]Sym
+	symInverse [NumSyms]Sym
+
+	ownOnce     [MaxStones + 1]sync.Once
+	ownTable    [MaxStones + 1]*ownClasses
+	sectorOnce  [MaxStones + 1][MaxStones + 1]sync.Once
+	sectorTable [MaxStones + 1][MaxStones + 1]atomic.Pointer[Sector]
+	probeOnce   [MaxStones + 1][MaxStones + 1]sync.Once
+	probeTable  [MaxStones + 1][MaxStones + 1]*Sector
+	classCounts [Points + 1][Points + 1]atomic.Uint64
+}
+
+// compiled returns the rule set's tables, compiling them on first use.
+func (r *Rules) compiled() *variant {
+	r.once.Do(func() { r.v = compile(r) })
+	return r.v
+}
+
+// Points returns the number of points of the rule set's board.
+func (r *Rules) Points() int { return r.Board.Points }
+
+// NumSyms returns the number of symmetries of the rule set's board.
+func (r *Rules) NumSyms() int { return r.compiled().nsyms }
+
+// SymPerm returns symmetry g of the board as a permutation of its points.
+func (r *Rules) SymPerm(g Sym) []int {
+	v := r.compiled()
+	out := make([]int, v.points)
+	for p := range out {
+		out[p] = int(v.symPerm[g][p])
+	}
+	return out
+}
+
+// RulesID fingerprints the rule set's Text.
+func (r *Rules) RulesID() string { return fingerprint(r.idPrefix, r.Text) }
+
+// compile builds the tables of r; it panics on a board that breaks the package's limits
+// or whose listed symmetries are not its automorphisms (a programming error in an entry).
+func compile(r *Rules) *variant {
+	b := r.Board
+	n := b.Points
+	if n < 1 || n > Points || r.Stones < MinStones || r.Stones > MaxStones || 2*r.Stones > n {
+		panic(fmt.Sprintf("mill: rule set %s: %d points, %d stones", r.Name, n, r.Stones))
+	}
+	v := &variant{r: r, points: n, full: 1<<n - 1, stones: r.Stones, millWins: r.MillWins}
+	if r.Flying == FlyAtThree {
+		v.flyAt = 3
+	}
+	for _, l := range b.Lines {
+		v.adjacent[l[0]] |= 1 << l[1]
+		v.adjacent[l[1]] |= 1 << l[0]
+	}
+	for p := range v.millsAt {
+		for i := range v.millsAt[p] {
+			v.millsAt[p][i] = noMill
+		}
+	}
+	var count [Points]int
+	for _, m := range b.Mills {
+		mask := uint32(1)<<m[0] | 1<<m[1] | 1<<m[2]
+		v.millList = append(v.millList, mask)
+		for _, p := range m {
+			if count[p] == MaxMillsAt {
+				panic(fmt.Sprintf("mill: board %s: more than %d mills through point %d", b.Name, MaxMillsAt, p+1))
+			}
+			v.millsAt[p][count[p]] = mask
+			count[p]++
+		}
+	}
+	syms := b.Syms
+	if syms == nil {
+		syms = Automorphisms(b)
+	}
+	if len(syms) > NumSyms || !slices.Equal(syms[0], identityPerm(n)) {
+		panic(fmt.Sprintf("mill: board %s: %d symmetries, the identity not first", b.Name, len(syms)))
+	}
+	v.nsyms = len(syms)
+	for g, perm := range syms {
+		for p := range Points {
+			v.symPerm[g][p] = Point(p) // the points off the board stay in place
+		}
+		for p, q := range perm {
+			v.symPerm[g][p] = Point(q)
+		}
+		for i := range 3 {
+			for x := range 256 {
+				var y uint32
+				for j := range 8 {
+					if x>>j&1 != 0 {
+						y |= 1 << v.symPerm[g][8*i+j]
+					}
+				}
+				v.symByte[g][i][x] = y
+			}
+		}
+	}
+	for g := range v.nsyms {
+		for h := range v.nsyms {
+			found := false
+			for k := range v.nsyms {
+				if v.symPerm[k] == composePerm(v.symPerm[g], v.symPerm[h]) {
+					v.symCompose[g][h], found = Sym(k), true
+				}
+			}
+			if !found {
+				panic(fmt.Sprintf("mill: board %s: the symmetries are not a group", b.Name))
+			}
+			if v.symCompose[g][h] == Identity {
+				v.symInverse[g] = Sym(h)
+			}
+		}
+	}
+	return v
+}
+
+func identityPerm(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// Automorphisms returns the symmetries of board b: the permutations of its points that
+// map lines to lines (and so non-lines to non-lines) and mills to mills, in increasing
+// lexicographic order (the identity first), found by backtracking point by point.
+func Automorphisms(b *Board) [][]int {
+	n := b.Points
+	adj := make([]uint32, n)
+	for _, l := range b.Lines {
+		adj[l[0]] |= 1 << l[1]
+		adj[l[1]] |= 1 << l[0]
+	}
+	mills := map[uint32]bool{}
+	millsAt := make([]int, n)
+	for _, m := range b.Mills {
+		mills[1<<m[0]|1<<m[1]|1<<m[2]] = true
+		for _, p := range m {
+			millsAt[p]++
+		}
+	}
+	perm := make([]int, n)
+	var used uint32
+	var out [][]int
+	var place func(p int)
+	place = func(p int) {
+		if p == n {
+			for m := range mills {
+				var img uint32
+				for r := m; r != 0; r &= r - 1 {
+					img |= 1 << perm[bits.TrailingZeros32(r)]
+				}
+				if !mills[img] {
+					return
+				}
+			}
+			out = append(out, slices.Clone(perm))
+			return
+		}
+		for q := range n {
+			if used>>q&1 != 0 || bits.OnesCount32(adj[q]) != bits.OnesCount32(adj[p]) || millsAt[q] != millsAt[p] {
+				continue
+			}
+			ok := true
+			for r := range p {
+				if adj[p]>>r&1 != adj[q]>>perm[r]&1 {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				perm[p] = q
+				used |= 1 << q
+				place(p + 1)
+				used &^= 1 << q
+			}
+		}
+	}
+	place(0)
+	return out
+}
+
+// ringBoard returns a board of rings of eight points (ring s holds points 8s..8s+7, index
+// j clockwise from the top-left corner: even j corners, odd j midpoints), each ring's
+// consecutive points joined and its four sides mills; spokes join the midpoints of
+// consecutive rings (a mill when they cross three rings), diagonals their corners
+// likewise.
+func ringBoard(name string, rings int, diagonals bool) *Board {
+	b := &Board{Name: name, Points: 8 * rings}
+	for s := range rings {
+		for j := range 8 {
+			b.Lines = append(b.Lines, [2]int{8*s + j, 8*s + (j+1)%8})
+		}
+	}
+	for s := range rings {
+		for j := 0; j < 8; j += 2 {
+			b.Mills = append(b.Mills, [3]int{8*s + j, 8*s + j + 1, 8*s + (j+2)%8})
+		}
+	}
+	for _, first := range []int{1, 0} {
+		if first == 0 && !diagonals {
+			break
+		}
+		for j := first; j < 8; j += 2 {
+			for s := 0; s+1 < rings; s++ {
+				b.Lines = append(b.Lines, [2]int{8*s + j, 8*(s+1) + j})
+			}
+			if rings == 3 {
+				b.Mills = append(b.Mills, [3]int{j, 8 + j, 16 + j})
+			}
+		}
+	}
+	return b
+}
+
+// nineBoard is the board of Nine Men's Morris: three squares, the cross lines joining
+// their midpoints. Its 16 symmetries are listed in the package's numbering (Sym).
+func nineBoard() *Board {
+	b := ringBoard("nine", 3, false)
+	for g := range NumSyms {
+		perm := make([]int, Points)
+		for p := range Points {
+			s, j := p/8, p%8
+			if g&1 != 0 {
+				s = 2 - s
+			}
+			perm[p] = 8*s + squareIndex(g>>1, j)
+		}
+		b.Syms = append(b.Syms, perm)
+	}
+	return b
+}
+
+// threeBoard is the board of Three Men's Morris: a square of eight points (1–8) and its
+// centre (9), joined to all eight; the rows, columns and diagonals are its 8 mills.
+func threeBoard() *Board {
+	b := &Board{Name: "three", Points: 9}
+	for j := range 8 {
+		b.Lines = append(b.Lines, [2]int{j, (j + 1) % 8}, [2]int{j, 8})
+	}
+	for j := 0; j < 8; j += 2 {
+		b.Mills = append(b.Mills, [3]int{j, j + 1, (j + 2) % 8})
+	}
+	for j := range 4 {
+		b.Mills = append(b.Mills, [3]int{j, 8, j + 4})
+	}
+	return b
+}
+
+// The rule sets, by name.
+var (
+	// Nine is Nine Men's Morris, the package's standard game.
+	Nine = &Rules{Name: "nine", Title: "Nine Men's Morris", Board: nineBoard(), Stones: 9, Flying: FlyAtThree,
+		Text: RulesText, idPrefix: "mill-v2-"}
+	// Three is Three Men's Morris.
+	Three = &Rules{Name: "three", Title: "Three Men's Morris", Board: threeBoard(), Stones: 3, MillWins: true,
+		Text: "Three Men's Morris: a square of 8 points and its centre, the centre joined to all 8 and each point of " +
+			"the square to its two neighbours on it; the 3 rows, 3 columns and 2 diagonals are mills; each side " +
+			"starts with 3 stones in hand, White first; while a side holds stones, its turn places one on an empty " +
+			"point; then a stone slides along a line to an adjacent empty point (no flying); the side that closes " +
+			"a mill, by a placement or a move, wins at once (no stone is removed); a side without a legal move " +
+			"loses; repetition is a draw",
+		idPrefix: "mill-three-v1-"}
+	// Five and Six are Five and Six Men's Morris.
+	Five = smallSquares("five", "Five Men's Morris", 5)
+	Six  = smallSquares("six", "Six Men's Morris", 6)
+)
+
+// smallSquares is Five or Six Men's Morris: two squares joined at their midpoints.
+func smallSquares(name, title string, stones int) *Rules {
+	return &Rules{Name: name, Title: title, Board: ringBoard("squares2", 2, false), Stones: stones,
+		Text: fmt.Sprintf("%s: two squares of 8 points (1–8 outer, 9–16 inner, clockwise from the top-left corner), "+
+			"consecutive points of a square joined and each midpoint to the other square's; the 8 sides are mills; "+
+			"each side starts with %d stones in hand, White first; while a side holds stones, its turn places one on an "+
+			"empty point; then a stone slides to an adjacent empty point (no flying); a placement or a move closing "+
+			"one or two mills removes exactly one opponent stone, from outside the opponent's mills unless all its "+
+			"stones stand in mills (none when the opponent has no stone on the board); a side with fewer than 3 "+
+			"stones on the board and in hand, or without a legal move, loses; repetition is a draw", title, stones),
+		idPrefix: "mill-" + name + "-v1-"}
+}
+
+// RuleSets lists the rule sets of the family, Nine Men's Morris (the default) first.
+func RuleSets() []*Rules { return []*Rules{Nine, Three, Five, Six} }
+
+// RulesNamed returns the rule set called name.
+func RulesNamed(name string) (*Rules, error) {
+	var names []string
+	for _, r := range RuleSets() {
+		if r.Name == name {
+			return r, nil
+		}
+		names = append(names, r.Name)
+	}
+	return nil, fmt.Errorf("mill: no rule set %q (want one of %v)", name, names)
+}
