@@ -55,7 +55,7 @@ func runPlan(e *env, args []string) error {
 	}
 	kind, args := args[0], args[1:]
 	fs := newFlags(e, "plan "+kind, planKindArgs)
-	var unitsOf func() ([]pipeline.TierUnit, error)
+	var unitsOf func() (games.TieredGame, []pipeline.TierUnit, error)
 	var tiered games.TieredGame
 	var specOf func() (pipeline.PDBBuildSpec, error)
 	slurmPartition := fs.String("slurm-partition", "", "the Slurm partition of every job")
@@ -129,7 +129,7 @@ func runPlan(e *env, args []string) error {
 	var units []pipeline.Unit
 	switch {
 	case tiered != nil:
-		plan, err := unitsOf()
+		chosen, plan, err := unitsOf()
 		if err != nil {
 			return err
 		}
@@ -137,7 +137,7 @@ func runPlan(e *env, args []string) error {
 		for _, u := range plan {
 			want = append(want, u.Tiers...)
 		}
-		if units, err = pipeline.TierUnits(tiered, dir, want, opt); err != nil {
+		if units, err = pipeline.TierUnits(chosen, dir, want, opt); err != nil {
 			return err
 		}
 	case kind == "pdb":

@@ -62,6 +62,8 @@ func (s *Set) openTierSet(m *format.Manifest) error {
 	if !ok {
 		return fmt.Errorf("tables: %s: %s is not a two-player game solved by tiers: %w", s.manifestPath(), m.Game, format.ErrCorrupt)
 	}
+	// A game of a family of rule sets reads the set under the rules it names.
+	g = games.ForRules(g, m.Rules)
 	otherRules := func() error {
 		return fmt.Errorf("tables: %s: built under other rules (%q; this tablesmith plays %q): %w", s.manifestPath(), m.Rules, g.RulesID(), ErrOtherRules)
 	}
