@@ -23,7 +23,11 @@
 //     mill wins at once (a move into games.GameOver), no stone is removed; 8 symmetries;
 //   - five and six ([Five], [Six]): two squares (1–8 outer, 9–16 inner) joined at their
 //     midpoints, the 8 sides are mills; 5 or 6 stones, no flying; otherwise Nine's rules;
-//     16 symmetries.
+//     16 symmetries;
+//   - seven ([Seven]): Six's board and a centre point (17) joined to the inner square's
+//     midpoints; the mills are the 8 sides and the 2 lines of three through the centre
+//     (10-17-14, 12-17-16: the cross the centre adds; see sevenBoard for why no other
+//     lines of the spokes); 7 stones, flying at 3 as in Nine; 8 symmetries.
 //
 // Every board numbers its points ring by ring from the outside, clockwise from each
 // ring's top-left corner, a centre point last, so that a ring is one byte of a mask. The

@@ -336,6 +336,26 @@ func threeBoard() *Board {
 	return b
 }
 
+// sevenBoard is the board of Seven Men's Morris: the two squares of Five and Six Men's
+// Morris and a centre point (17) joined to the inner square's four midpoints. Its mills
+// are the 8 sides of the squares and the 2 lines of three through the centre (10, 17, 14
+// and 16, 17, 12): the cross the centre adds to the board. The spokes through the centre
+// run five points from outer midpoint to outer midpoint, and a mill is a line of three
+// points with none between, so the lines of three inside a spoke would be three a spoke
+// (outer–inner–centre, inner–centre–inner, centre–inner–outer), overlapping; we take only
+// the one the new cross draws, inner–centre–inner, as the midpoints' spokes of Six's
+// board, two points long, were no mills either. 8 symmetries: the centre, joined to the
+// inner square only, rules out swapping the squares.
+func sevenBoard() *Board {
+	b := ringBoard("seven", 2, false)
+	b.Points = 17
+	for j := 1; j < 8; j += 2 {
+		b.Lines = append(b.Lines, [2]int{8 + j, 16})
+	}
+	b.Mills = append(b.Mills, [3]int{9, 16, 13}, [3]int{11, 16, 15})
+	return b
+}
+
 // The rule sets, by name.
 var (
 	// Nine is Nine Men's Morris, the package's standard game.
@@ -353,6 +373,18 @@ var (
 	// Five and Six are Five and Six Men's Morris.
 	Five = smallSquares("five", "Five Men's Morris", 5)
 	Six  = smallSquares("six", "Six Men's Morris", 6)
+	// Seven is Seven Men's Morris.
+	Seven = &Rules{Name: "seven", Title: "Seven Men's Morris", Board: sevenBoard(), Stones: 7, Flying: FlyAtThree,
+		Text: "Seven Men's Morris: two squares of 8 points (1–8 outer, 9–16 inner, clockwise from the top-left corner) " +
+			"and a centre point 17; consecutive points of a square joined, each midpoint of one square to the other's, " +
+			"and the centre to the inner square's four midpoints; the mills are the 8 sides and the 2 lines through the " +
+			"centre (10-17-14, 12-17-16); each side starts with 7 stones in hand, White first; while a side holds stones, " +
+			"its turn places one on an empty point; then a stone slides to an adjacent empty point, or flies to any empty " +
+			"point when its side has exactly 3 stones on the board and none in hand; a placement or a move closing one or " +
+			"two mills removes exactly one opponent stone, from outside the opponent's mills unless all its stones stand " +
+			"in mills (none when the opponent has no stone on the board); a side with fewer than 3 stones on the board " +
+			"and in hand, or without a legal move, loses; repetition is a draw",
+		idPrefix: "mill-seven-v1-"}
 )
 
 // smallSquares is Five or Six Men's Morris: two squares joined at their midpoints.
@@ -369,7 +401,7 @@ func smallSquares(name, title string, stones int) *Rules {
 }
 
 // RuleSets lists the rule sets of the family, Nine Men's Morris (the default) first.
-func RuleSets() []*Rules { return []*Rules{Nine, Three, Five, Six} }
+func RuleSets() []*Rules { return []*Rules{Nine, Three, Five, Six, Seven} }
 
 // RulesNamed returns the rule set called name.
 func RulesNamed(name string) (*Rules, error) {

@@ -35,6 +35,7 @@ func TestRuleSetBoards(t *testing.T) {
 		"three": {9, 16, 8, 8},
 		"five":  {16, 20, 8, 16},
 		"six":   {16, 20, 8, 16},
+		"seven": {17, 24, 10, 8},
 	}
 	for _, r := range RuleSets() {
 		t.Run(r.Name, func(t *testing.T) {

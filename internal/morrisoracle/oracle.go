@@ -1,5 +1,5 @@
 // Package morrisoracle is a second independent oracle, for the small boards of the Morris
-// family (Three, Five and Six Men's Morris): the value of every raw position of a set of
+// family (Three, Five, Six and Seven Men's Morris): the value of every raw position of a set of
 // positions closed under moves, by plain forward value iteration. Like
 // internal/milloracle (Nine Men's Morris's oracle) it exists to check the fast solver
 // (games/mill and the builder) and shares nothing with it: it does not import games/mill,
@@ -99,11 +99,25 @@ func squaresBoard() Board {
 	return b
 }
 
+// sevenBoard: the two squares and a centre (point 17, 0-based 16) joined to the inner
+// square's midpoints; the mills are the 8 sides and the two lines through the centre,
+// inner midpoint to opposite inner midpoint.
+func sevenBoard() Board {
+	b := squaresBoard()
+	b.Points = 17
+	for m := 9; m < 16; m += 2 {
+		b.Lines = append(b.Lines, [2]int{16, m})
+	}
+	b.Mills = append(b.Mills, [3]int{9, 16, 13}, [3]int{11, 16, 15})
+	return b
+}
+
 // The games.
 var (
 	Three = Rules{Name: "three", Board: threeBoard(), Stones: 3, MillWins: true}
 	Five  = Rules{Name: "five", Board: squaresBoard(), Stones: 5}
 	Six   = Rules{Name: "six", Board: squaresBoard(), Stones: 6}
+	Seven = Rules{Name: "seven", Board: sevenBoard(), Stones: 7, Fly: true}
 )
 
 // Pos is a position from the side to move's view.

@@ -39,7 +39,7 @@ func TestBoards(t *testing.T) {
 	for _, c := range []struct {
 		r            Rules
 		lines, mills int
-	}{{Three, 16, 8}, {Five, 20, 8}, {Six, 20, 8}} {
+	}{{Three, 16, 8}, {Five, 20, 8}, {Six, 20, 8}, {Seven, 24, 10}} {
 		g := newGame(c.r)
 		if len(c.r.Board.Lines) != c.lines || len(g.mills) != c.mills {
 			t.Errorf("%s: %d lines, %d mills; want %d, %d", c.r.Name, len(c.r.Board.Lines), len(g.mills), c.lines, c.mills)
