@@ -61,22 +61,21 @@ func MillStones(mask uint32) uint32 { return nine.millStones(mask) }
 // loses.
 func CanMove(own, opp uint32) bool { return nine.canMove(own, opp) }
 
-// inMill reports whether mask holds a complete mill through p. The mills of a point are
-// padded with noMill, which no mask holds, so every board takes the same four tests.
+// complete returns the complete mills of mask, as a set of mill numbers: three lookups,
+// whatever the board.
+func (v *variant) complete(mask uint32) uint32 {
+	return v.millIn[0][uint8(mask)] & v.millIn[1][uint8(mask>>8)] & v.millIn[2][uint8(mask>>16)]
+}
+
+// inMill reports whether mask holds a complete mill through p.
 func (v *variant) inMill(mask uint32, p int) bool {
-	m := &v.millsAt[p]
-	return mask&m[0] == m[0] || mask&m[1] == m[1] || mask&m[2] == m[2] || mask&m[3] == m[3]
+	return v.complete(mask)&v.pointMills[p] != 0
 }
 
 // millStones returns the stones of mask in at least one complete mill of mask.
 func (v *variant) millStones(mask uint32) uint32 {
-	var in uint32
-	for _, m := range v.millList {
-		if mask&m == m {
-			in |= m
-		}
-	}
-	return in
+	c := v.complete(mask)
+	return v.millUnion[0][uint8(c)] | v.millUnion[1][uint8(c>>8)] | v.millUnion[2][uint8(c>>16)]
 }
 
 // spread returns the points reachable in one move by a stone of a side with count stones

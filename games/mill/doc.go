@@ -27,7 +27,13 @@
 //   - seven ([Seven]): Six's board and a centre point (17) joined to the inner square's
 //     midpoints; the mills are the 8 sides and the 2 lines of three through the centre
 //     (10-17-14, 12-17-16: the cross the centre adds; see sevenBoard for why no other
-//     lines of the spokes); 7 stones, flying at 3 as in Nine; 8 symmetries.
+//     lines of the spokes); 7 stones, flying at 3 as in Nine; 8 symmetries;
+//   - ten ([Ten]): Nine's board and rules, 10 stones a side;
+//   - eleven and twelve ([Eleven], [Twelve]): Nine's board and the four diagonal lines
+//     through the squares' corners (1-9-17, 3-11-19, 5-13-21, 7-15-23), each a mill: 20
+//     mills, 16 symmetries; 11 or 12 stones, flying as in Nine; with 12 the last
+//     placement may fill the board, which then draws (a move into games.GameOver with
+//     games.EndDraw; Rules.FullBoardDraw).
 //
 // Every board numbers its points ring by ring from the outside, clockwise from each
 // ring's top-left corner, a centre point last, so that a ring is one byte of a mask. The

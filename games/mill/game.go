@@ -263,9 +263,12 @@ func (s *Space) Moves(state string) (moves []games.Move, over values.Outcome, er
 	}
 	for _, sc := range succ {
 		m := games.Move{Name: sc.Move.String()}
-		if bits.OnesCount32(sc.Own)+ph < MinStones || sc.Won {
+		switch {
+		case bits.OnesCount32(sc.Own)+ph < MinStones || sc.End == MillWon:
 			m.End = values.Loss
-		} else {
+		case sc.End == BoardFilled:
+			m.End = values.Draw
+		default:
 			m.Next = s.r.Format(FromOwnOpp(sc.Own, sc.Opp, p.ToMove.Other()).withHands(ph, max(oh-1, 0)))
 		}
 		moves = append(moves, m)

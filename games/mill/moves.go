@@ -41,10 +41,23 @@ func (m Move) String() string {
 type Succ struct {
 	Own, Opp uint32
 	Move     Move
-	// Won marks a move that closed a mill where a mill wins (Three Men's Morris): the game
-	// is over, lost for the side now to move.
-	Won bool
+	// End says whether the move ended the game at once (Three and Twelve Men's Morris);
+	// one field, not two, so that a Succ stays four words the compiler keeps in
+	// registers.
+	End Ending
 }
+
+// Ending says how a move ended the game at once, if it did.
+type Ending uint8
+
+const (
+	// NotOver: the game goes on (or ends by the count of the stones left, as Succ says).
+	NotOver Ending = iota
+	// MillWon: the move closed a mill where a mill wins; the side now to move has lost.
+	MillWon
+	// BoardFilled: the placement filled the board where that draws.
+	BoardFilled
+)
 
 // removable returns the opponent stones a capture may take: those in no mill, or all of
 // them when every stone is in a mill.
@@ -63,7 +76,7 @@ func (v *variant) removable(opp uint32) uint32 {
 func Successors(dst []Succ, own, opp uint32) []Succ { return nine.successors(dst, own, opp) }
 
 // Successors is the package's Successors under the rule set; where a mill wins, a move
-// closing one gives one successor, marked Won.
+// closing one gives one successor, marked MillWon.
 func (r *Rules) Successors(dst []Succ, own, opp uint32) []Succ {
 	return r.compiled().successors(dst, own, opp)
 }
@@ -83,7 +96,7 @@ func (v *variant) successors(dst []Succ, own, opp uint32) []Succ {
 				continue
 			}
 			if v.millWins {
-				dst = append(dst, Succ{Own: opp, Opp: moved, Move: Move{Point(f), Point(t), NoPoint}, Won: true})
+				dst = append(dst, Succ{Own: opp, Opp: moved, Move: Move{Point(f), Point(t), NoPoint}, End: MillWon})
 				continue
 			}
 			for cs := victims; cs != 0; cs &= cs - 1 {
@@ -104,7 +117,8 @@ func (v *variant) successors(dst []Succ, own, opp uint32) []Succ {
 func Placements(dst []Succ, own, opp uint32) []Succ { return nine.placements(dst, own, opp) }
 
 // Placements is the package's Placements under the rule set; where a mill wins, a
-// placement closing one gives one successor, marked Won.
+// placement closing one gives one successor, marked MillWon, and where a full board
+// draws, the placement filling it is marked BoardFilled.
 func (r *Rules) Placements(dst []Succ, own, opp uint32) []Succ {
 	return r.compiled().placements(dst, own, opp)
 }
@@ -116,11 +130,15 @@ func (v *variant) placements(dst []Succ, own, opp uint32) []Succ {
 		t := bits.TrailingZeros32(ts)
 		placed := own | 1<<t
 		if v.millWins && v.inMill(placed, t) {
-			dst = append(dst, Succ{Own: opp, Opp: placed, Move: Move{NoPoint, Point(t), NoPoint}, Won: true})
+			dst = append(dst, Succ{Own: opp, Opp: placed, Move: Move{NoPoint, Point(t), NoPoint}, End: MillWon})
 			continue
 		}
 		if opp == 0 || !v.inMill(placed, t) {
-			dst = append(dst, Succ{Own: opp, Opp: placed, Move: Move{NoPoint, Point(t), NoPoint}})
+			end := NotOver
+			if placed|opp == v.drawFull {
+				end = BoardFilled
+			}
+			dst = append(dst, Succ{Own: opp, Opp: placed, Move: Move{NoPoint, Point(t), NoPoint}, End: end})
 			continue
 		}
 		for cs := victims; cs != 0; cs &= cs - 1 {

@@ -212,7 +212,7 @@ func parseHands(fields []string, stones int) ([2]int, string) {
 	}
 	for i, f := range fields {
 		n, err := strconv.Atoi(f[2:])
-		if err != nil || n < 0 || n > stones || len(f) != 3 {
+		if err != nil || n < 0 || n > stones || f[2:] != strconv.Itoa(n) {
 			return hand, fmt.Sprintf("stones in hand %s, want a number 0 to %d", notation.Quote(f), stones)
 		}
 		hand[i] = n

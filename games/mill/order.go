@@ -97,6 +97,10 @@ func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *ga
 				captures(placed)
 				continue
 			}
+			if placed|opp == v.drawFull { // the last placement fills the board: a draw
+				b.Pos = append(b.Pos, games.TierPosition{Tier: games.GameOver, Slot: games.EndDraw})
+				continue
+			}
 			if countOnly {
 				counted++
 				continue
@@ -141,8 +145,12 @@ func (tw *tierWorker) appendChildren(own, opp uint32, wh, bh int, b *games.Child
 	nh, oh := bh, max(wh-1, 0)
 	for _, sc := range tw.succ {
 		nw, nb := bits.OnesCount32(sc.Own), bits.OnesCount32(sc.Opp)
-		if nw+nh < MinStones || sc.Won {
-			b.Pos = append(b.Pos, games.TierPosition{Tier: games.GameOver})
+		if nw+nh < MinStones || sc.End == MillWon {
+			b.Pos = append(b.Pos, games.TierPosition{Tier: games.GameOver, Slot: games.EndLoss})
+			continue
+		}
+		if sc.End == BoardFilled {
+			b.Pos = append(b.Pos, games.TierPosition{Tier: games.GameOver, Slot: games.EndDraw})
 			continue
 		}
 		b.Pos = append(b.Pos, games.TierPosition{Tier: tierOf(nw, nb, nh, oh), Slot: tw.sector(nw, nb).Rank(sc.Own, sc.Opp)})

@@ -15,7 +15,7 @@ type ownClasses struct {
 	trivial int
 }
 
-// ownClassesFor returns the own classes of w stones, 0 ≤ w ≤ MaxStones, building them on
+// ownClassesFor returns the own classes of w stones, 0 ≤ w ≤ maxStones, building them on
 // first use (about 5 MB for w = 9 on Nine's board; safe for concurrent use).
 func (v *variant) ownClassesFor(w int) *ownClasses {
 	v.ownOnce[w].Do(func() { v.ownTable[w] = v.buildOwnClasses(w) })

@@ -54,6 +54,9 @@ type Rules struct {
 	// MillWins: the move that closes a mill wins the game at once (Three Men's Morris);
 	// no stone is ever removed.
 	MillWins bool
+	// FullBoardDraw: a placement that fills the board (the last of the placement phase,
+	// closing no mill) ends the game in a draw (Twelve Men's Morris).
+	FullBoardDraw bool
 	// Text is the rules written out; its fingerprint names the rule set in every set
 	// built under it (RulesID).
 	Text string
@@ -62,6 +65,13 @@ type Rules struct {
 
 	once sync.Once
 	v    *variant
+}
+
+// symMap is a symmetry as it maps a mask: byte i through table tab[i], shifted to the
+// byte at bit shift[i].
+type symMap struct {
+	tab   [3]*[256]uint8
+	shift [3]uint8
 }
 
 // noMill pads a point's mills: no mask of the board's points holds it.
@@ -78,23 +88,39 @@ type variant struct {
 	stones   int
 	flyAt    int // a side with this many stones on the board flies in the moving phase (0: never)
 	millWins bool
+	// drawFull is the mask of a board whose filling draws: the board's points where a
+	// full board draws, else a mask no position holds.
+	drawFull uint32
 	adjacent [Points]uint32
 	millList []uint32
+	// The mills as a set of mill numbers (bit k for millList[k], at most 24 mills):
+	// millIn[i][x] holds the mills whose points in byte i of a mask are all set in x (a
+	// mill with no point there counts as set), so the complete mills of a mask are the
+	// AND of three lookups; millUnion[i][s] is the union of the points of mills
+	// 8i..8i+7 in the set s; pointMills[p] the mills through p.
+	millIn     [3][256]uint32
+	millUnion  [3][256]uint32
+	pointMills [Points]uint32
 	// millsAt[p]: the mills through p, padded with noMill.
 	millsAt [Points][MaxMillsAt]uint32
 	nsyms   int
 	symPerm [NumSyms][Points]Point
-	// symByte[g][i][x]: the image under g of the points of byte i of a mask that are set in x.
-	symByte    [NumSyms][3][256]uint32
+	// A symmetry maps the points of each byte of a mask (a ring, or a centre) onto the
+	// points of one byte: symMaps[g] holds, for each byte of a mask, the 256-entry table
+	// that permutes its bits (one of byteTab) and the shift to the byte it lands in. The
+	// family's boards have few distinct tables (Nine's: the 8 symmetries of a square),
+	// so they stay in a few kilobytes of cache.
+	symMaps    [NumSyms]symMap
+	byteTab    [3 * NumSyms][256]uint8
 	symCompose [NumSyms][NumSyms]Sym
 	symInverse [NumSyms]Sym
 
-	ownOnce     [MaxStones + 1]sync.Once
-	ownTable    [MaxStones + 1]*ownClasses
-	sectorOnce  [MaxStones + 1][MaxStones + 1]sync.Once
-	sectorTable [MaxStones + 1][MaxStones + 1]atomic.Pointer[Sector]
-	probeOnce   [MaxStones + 1][MaxStones + 1]sync.Once
-	probeTable  [MaxStones + 1][MaxStones + 1]*Sector
+	ownOnce     [maxStones + 1]sync.Once
+	ownTable    [maxStones + 1]*ownClasses
+	sectorOnce  [maxStones + 1][maxStones + 1]sync.Once
+	sectorTable [maxStones + 1][maxStones + 1]atomic.Pointer[Sector]
+	probeOnce   [maxStones + 1][maxStones + 1]sync.Once
+	probeTable  [maxStones + 1][maxStones + 1]*Sector
 	classCounts [Points + 1][Points + 1]atomic.Uint64
 }
 
@@ -128,12 +154,16 @@ func (r *Rules) RulesID() string { return fingerprint(r.idPrefix, r.Text) }
 func compile(r *Rules) *variant {
 	b := r.Board
 	n := b.Points
-	if n < 1 || n > Points || r.Stones < MinStones || r.Stones > MaxStones || 2*r.Stones > n {
+	if n < 1 || n > Points || r.Stones < MinStones || r.Stones > maxStones || 2*r.Stones > n {
 		panic(fmt.Sprintf("mill: rule set %s: %d points, %d stones", r.Name, n, r.Stones))
 	}
 	v := &variant{r: r, points: n, full: 1<<n - 1, stones: r.Stones, millWins: r.MillWins}
 	if r.Flying == FlyAtThree {
 		v.flyAt = 3
+	}
+	v.drawFull = noMill
+	if r.FullBoardDraw {
+		v.drawFull = v.full
 	}
 	for _, l := range b.Lines {
 		v.adjacent[l[0]] |= 1 << l[1]
@@ -143,6 +173,9 @@ func compile(r *Rules) *variant {
 		for i := range v.millsAt[p] {
 			v.millsAt[p][i] = noMill
 		}
+	}
+	if len(b.Mills) > 24 {
+		panic(fmt.Sprintf("mill: board %s: %d mills, at most 24", b.Name, len(b.Mills)))
 	}
 	var count [Points]int
 	for _, m := range b.Mills {
@@ -156,6 +189,24 @@ func compile(r *Rules) *variant {
 			count[p]++
 		}
 	}
+	for k, m := range v.millList {
+		for i := range 3 {
+			in := uint8(m >> (8 * i))
+			for x := range 256 {
+				if uint8(x)&in == in {
+					v.millIn[i][x] |= 1 << k
+				}
+			}
+		}
+		for s := range 256 {
+			if s>>(k%8)&1 != 0 {
+				v.millUnion[k/8][s] |= m
+			}
+		}
+		for r := m; r != 0; r &= r - 1 {
+			v.pointMills[bits.TrailingZeros32(r)] |= 1 << k
+		}
+	}
 	syms := b.Syms
 	if syms == nil {
 		syms = Automorphisms(b)
@@ -164,6 +215,7 @@ func compile(r *Rules) *variant {
 		panic(fmt.Sprintf("mill: board %s: %d symmetries, the identity not first", b.Name, len(syms)))
 	}
 	v.nsyms = len(syms)
+	ntabs := 0
 	for g, perm := range syms {
 		for p := range Points {
 			v.symPerm[g][p] = Point(p) // the points off the board stay in place
@@ -172,15 +224,30 @@ func compile(r *Rules) *variant {
 			v.symPerm[g][p] = Point(q)
 		}
 		for i := range 3 {
-			for x := range 256 {
-				var y uint32
-				for j := range 8 {
+			// The byte the points of byte i land in (all in one, or the board breaks the
+			// package's layout), and the permutation of their bits.
+			var tab [256]uint8
+			shift := -1
+			for j := range 8 {
+				q := int(v.symPerm[g][8*i+j])
+				if shift < 0 {
+					shift = q / 8 * 8
+				} else if q/8*8 != shift {
+					panic(fmt.Sprintf("mill: board %s: symmetry %d splits byte %d of a mask", b.Name, g, i))
+				}
+				for x := range 256 {
 					if x>>j&1 != 0 {
-						y |= 1 << v.symPerm[g][8*i+j]
+						tab[x] |= 1 << (q - shift)
 					}
 				}
-				v.symByte[g][i][x] = y
 			}
+			k := slices.Index(v.byteTab[:ntabs], tab)
+			if k < 0 {
+				k = ntabs
+				v.byteTab[k] = tab
+				ntabs++
+			}
+			v.symMaps[g].tab[i], v.symMaps[g].shift[i] = &v.byteTab[k], uint8(shift)
 		}
 	}
 	for g := range v.nsyms {
@@ -356,6 +423,35 @@ func sevenBoard() *Board {
 	return b
 }
 
+// diagonalBoard is the board of Eleven and Twelve Men's Morris: Nine's board and the four
+// diagonal lines through the squares' corners (1-9-17, 3-11-19, 5-13-21, 7-15-23), each a
+// mill too: 20 mills.
+func diagonalBoard() *Board { return ringBoard("diagonals", 3, true) }
+
+// nineLike is a rule set with Nine Men's Morris's rules on a board of three squares.
+func nineLike(name, title, board string, b *Board, stones int, fullDraw bool) *Rules {
+	full := ""
+	if fullDraw {
+		full = "a placement that fills the board (the last, closing no mill) ends the game in a draw; "
+	}
+	return &Rules{Name: name, Title: title, Board: b, Stones: stones, Flying: FlyAtThree, FullBoardDraw: fullDraw,
+		Text: fmt.Sprintf("%s: %s; each side starts with %d stones in hand, White first; while a side holds stones, its "+
+			"turn places one on an empty point; %sthen a stone slides to an adjacent empty point, or flies to any empty "+
+			"point when its side has exactly 3 stones on the board and none in hand; a placement or a move closing one "+
+			"or more mills removes exactly one opponent stone, from outside the opponent's mills unless all its stones "+
+			"stand in mills (none when the opponent has no stone on the board); a side with fewer than 3 stones on the "+
+			"board and in hand, or without a legal move, loses; repetition is a draw", title, board, stones, full),
+		idPrefix: "mill-" + name + "-v1-"}
+}
+
+const (
+	nineBoardText = "Nine Men's Morris's board: three squares of 8 points (1–8 outer, 9–16 middle, 17–24 inner, " +
+		"clockwise from the top-left corner), consecutive points of a square joined and the cross lines 2-10-18, " +
+		"4-12-20, 6-14-22, 8-16-24; the 12 sides and 4 cross lines are the 16 mills"
+	diagonalBoardText = "Nine Men's Morris's board and the diagonal lines 1-9-17, 3-11-19, 5-13-21, 7-15-23 " +
+		"joining the squares' corners; the 12 sides, 4 cross lines and 4 diagonals are the 20 mills"
+)
+
 // The rule sets, by name.
 var (
 	// Nine is Nine Men's Morris, the package's standard game.
@@ -385,6 +481,12 @@ var (
 			"in mills (none when the opponent has no stone on the board); a side with fewer than 3 stones on the board " +
 			"and in hand, or without a legal move, loses; repetition is a draw",
 		idPrefix: "mill-seven-v1-"}
+	// Ten is Ten Men's Morris: Nine's board and rules, 10 stones.
+	Ten = nineLike("ten", "Ten Men's Morris", nineBoardText, nineBoard(), 10, false)
+	// Eleven and Twelve are Eleven and Twelve Men's Morris: Nine's board with diagonals,
+	// 11 or 12 stones; with 12 a board full at the end of placement is a draw.
+	Eleven = nineLike("eleven", "Eleven Men's Morris", diagonalBoardText, diagonalBoard(), 11, false)
+	Twelve = nineLike("twelve", "Twelve Men's Morris", diagonalBoardText, diagonalBoard(), 12, true)
 )
 
 // smallSquares is Five or Six Men's Morris: two squares joined at their midpoints.
@@ -401,7 +503,9 @@ func smallSquares(name, title string, stones int) *Rules {
 }
 
 // RuleSets lists the rule sets of the family, Nine Men's Morris (the default) first.
-func RuleSets() []*Rules { return []*Rules{Nine, Three, Five, Six, Seven} }
+func RuleSets() []*Rules {
+	return []*Rules{Nine, Three, Five, Six, Seven, Ten, Eleven, Twelve}
+}
 
 // RulesNamed returns the rule set called name.
 func RulesNamed(name string) (*Rules, error) {

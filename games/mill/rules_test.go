@@ -4,6 +4,9 @@ import (
 	"math/bits"
 	"slices"
 	"testing"
+
+	"github.com/tablesmith/tablesmith/games"
+	"github.com/tablesmith/tablesmith/values"
 )
 
 // TestNineSymmetriesAreTheAutomorphisms checks that the 16 symmetries listed for Nine
@@ -31,11 +34,14 @@ func TestNineSymmetriesAreTheAutomorphisms(t *testing.T) {
 func TestRuleSetBoards(t *testing.T) {
 	t.Parallel()
 	want := map[string]struct{ points, lines, mills, syms int }{
-		"nine":  {24, 32, 16, 16},
-		"three": {9, 16, 8, 8},
-		"five":  {16, 20, 8, 16},
-		"six":   {16, 20, 8, 16},
-		"seven": {17, 24, 10, 8},
+		"nine":   {24, 32, 16, 16},
+		"three":  {9, 16, 8, 8},
+		"five":   {16, 20, 8, 16},
+		"six":    {16, 20, 8, 16},
+		"seven":  {17, 24, 10, 8},
+		"ten":    {24, 32, 16, 16},
+		"eleven": {24, 40, 20, 16},
+		"twelve": {24, 40, 20, 16},
 	}
 	for _, r := range RuleSets() {
 		t.Run(r.Name, func(t *testing.T) {
@@ -121,5 +127,63 @@ func TestRulesNamed(t *testing.T) {
 	}
 	if _, err := RulesNamed("ninety"); err == nil {
 		t.Error("RulesNamed(ninety) is no error")
+	}
+}
+
+// TestTwelveFullBoardDraws checks that in Twelve Men's Morris the last placement, filling
+// the board without closing a mill, ends the game in a draw, on both the build side and
+// the lookup side.
+func TestTwelveFullBoardDraws(t *testing.T) {
+	t.Parallel()
+	// Black to place its last stone on point 2, the only empty one. The rings alternate
+	// colours, the middle ring shifted by one, so no side, cross line or diagonal is one
+	// colour: the placement closes no mill.
+	var white, black uint32
+	for p := range 24 {
+		if (p%2 == 0) != (p/8 == 1) {
+			white |= 1 << p
+		} else if p != 1 {
+			black |= 1 << p
+		}
+	}
+	pos := Position{White: white, Black: black, WhiteHand: 0, BlackHand: 1, ToMove: Black}
+	state := Twelve.Format(pos)
+	sp, err := Twelve.NewSectorSpace(11, 12, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves, over, err := sp.Moves(state)
+	if err != nil || over != 0 || len(moves) == 0 {
+		t.Fatalf("%s: %v, %v, %v", state, moves, over, err)
+	}
+	closes := Twelve.compiled().inMill(black|1<<1, 1)
+	if closes || len(moves) != 1 {
+		t.Fatalf("%s: the last placement closes a mill (%v) or is not alone (%v)", state, closes, moves)
+	}
+	for _, m := range moves {
+		if closes != (m.End != values.Draw) || (!closes && m.Next != "") {
+			t.Errorf("%s: move %+v (closes a mill: %v)", state, m, closes)
+		}
+	}
+	// The build side: the position's child is GameOver/EndDraw.
+	g := ForRules(Twelve)
+	w := g.NewTierWorker()
+	var b games.ChildBatch
+	tier, err := g.TierOf(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slot, _, err := sp.Slot(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Children(tier, slot, slot+1, &b)
+	if !closes && (len(b.Pos) != 1 || b.Pos[0] != (games.TierPosition{Tier: games.GameOver, Slot: games.EndDraw})) {
+		t.Errorf("%s: children %v, want one GameOver/EndDraw", state, b.Pos)
+	}
+	// Nine Men's Morris's rules on the same count of stones would not draw: only Twelve's
+	// rule set fills the board.
+	if Nine.compiled().drawFull != noMill || Eleven.compiled().drawFull != noMill {
+		t.Error("a rule set without full-board draws has a full-board mask")
 	}
 }

@@ -54,16 +54,16 @@ func (g Sym) Inverse() Sym { return nine.symInverse[g] }
 
 // apply returns the image of the point set mask under g.
 func (v *variant) apply(g Sym, mask uint32) uint32 {
-	t := &v.symByte[g]
-	return t[0][uint8(mask)] | t[1][uint8(mask>>8)] | t[2][uint8(mask>>16)]
+	m := &v.symMaps[g]
+	return uint32(m.tab[0][uint8(mask)])<<(m.shift[0]&31) |
+		uint32(m.tab[1][uint8(mask>>8)])<<(m.shift[1]&31) |
+		uint32(m.tab[2][uint8(mask>>16)])<<(m.shift[2]&31)
 }
 
 // images stores the image of mask under Sym(k) in out[k], for the board's symmetries.
 func (v *variant) images(mask uint32, out *[NumSyms]uint32) {
-	x0, x1, x2 := uint8(mask), uint8(mask>>8), uint8(mask>>16)
 	for g := range v.nsyms {
-		t := &v.symByte[g]
-		out[g] = t[0][x0] | t[1][x1] | t[2][x2]
+		out[g] = v.apply(Sym(g), mask)
 	}
 }
 

@@ -206,7 +206,7 @@ func (g Game) ParseTier(name string) (games.Tier, error) {
 			break
 		}
 		v, err := strconv.Atoi(f)
-		bad = err != nil || v < 0 || v > MaxStones || len(f) != 1
+		bad = err != nil || v < 0 || v > maxStones || f != strconv.Itoa(v)
 		n[i] = v
 	}
 	if !bad {
@@ -326,7 +326,7 @@ type tierWorker struct {
 	succ  []Succ
 	pred  []Pred
 	local []uint64
-	secs  [MaxStones + 1][MaxStones + 1]*Sector
+	secs  [maxStones + 1][maxStones + 1]*Sector
 	// captures[c] is the frame of the children whose own stones are some opponent
 	// stones less the one on point c (see captureFrame).
 	captures [Points]childFrame

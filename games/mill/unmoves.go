@@ -11,8 +11,12 @@ type Pred struct {
 	Move     Move
 }
 
-// MaxStones is the largest number of stones of a side in the moving phase.
+// MaxStones is the largest number of stones of a side in Nine Men's Morris.
 const MaxStones = 9
+
+// maxStones is the largest number of stones of a side in any rule set of the family
+// (Twelve Men's Morris): the tables' bounds.
+const maxStones = 12
 
 // Predecessors appends to dst the predecessors of the position in which the side to move
 // has the stones own (w of them) and the opponent the stones opp (b of them), and returns
@@ -25,7 +29,7 @@ const MaxStones = 9
 //   - if it is, the move closed a mill and removed a stone of own from an empty point
 //     c ≠ f, where the removal was legal: c was in no mill of own+c, or every stone of
 //     own+c was in a mill. Such predecessors have w+1 stones for the side that was
-//     captured (sector (b, w+1)) and exist only when w < MaxStones.
+//     captured (sector (b, w+1)) and exist only when w is below the rule set's stones.
 //
 // Every predecessor lists the position among its Successors, and the other way round. It
 // plays Nine Men's Morris.
