@@ -9,12 +9,12 @@ import (
 	"github.com/tablesmith/tablesmith/internal/morrisoracle"
 )
 
-// TestFamilyAgreesWithOracleLong compares more of the small boards with the second
+// TestMillFamilyAgreesWithOracleLong compares more of the small boards with the second
 // oracle (`make test-long`): under Five Men's Morris's rules the moving-phase sectors of
 // at most 8 stones and the whole game of 4 stones a side; under Six's the whole game of 3
 // stones a side and the moving-phase pair 4-3 / 3-4; under Seven's (flying) the whole
 // game of 3 stones a side.
-func TestFamilyAgreesWithOracleLong(t *testing.T) {
+func TestMillFamilyAgreesWithOracleLong(t *testing.T) {
 	t.Run("five-moving-8", func(t *testing.T) {
 		compareFamilyWithOracle(t, mill.Five, morrisoracle.Five, 5, "4-4", "5-3")
 	})

@@ -102,17 +102,17 @@ func compareFamilyWithOracle(t *testing.T, r *mill.Rules, orc morrisoracle.Rules
 	}
 }
 
-// TestThreeAgreesWithOracle compares Three Men's Morris whole, every raw position of its
+// TestMillThreeAgreesWithOracle compares Three Men's Morris whole, every raw position of its
 // 7 sectors.
-func TestThreeAgreesWithOracle(t *testing.T) {
+func TestMillThreeAgreesWithOracle(t *testing.T) {
 	t.Parallel()
 	compareFamilyWithOracle(t, mill.Three, morrisoracle.Three, 3)
 }
 
-// TestFiveAgreesWithOracle compares, under Five Men's Morris's rules, the whole game of 3
+// TestMillFiveAgreesWithOracle compares, under Five Men's Morris's rules, the whole game of 3
 // stones a side from its empty board: placement, captures and the moving phase (about a
 // second; more in the long tests).
-func TestFiveAgreesWithOracle(t *testing.T) {
+func TestMillFiveAgreesWithOracle(t *testing.T) {
 	t.Parallel()
 	compareFamilyWithOracle(t, mill.Five, morrisoracle.Five, 3)
 }
