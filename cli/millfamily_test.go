@@ -32,7 +32,7 @@ func TestMillRules(t *testing.T) {
 	if code, out, stderr := runCmd(t, "", "verify", dir); code != exitOK || !strings.Contains(out, "OK") {
 		t.Errorf("verify: exit %d: %s%s", code, out, stderr)
 	}
-	if code, out, stderr := runCmd(t, "", "info", dir); code != exitOK || !strings.Contains(out, "0-0-3-3") {
+	if code, out, stderr := runCmd(t, "", "info", dir); code != exitOK || !strings.Contains(out, "0-0-3-3") || !strings.Contains(out, "rules           three: Three Men's Morris") {
 		t.Errorf("info: exit %d: %s%s", code, out, stderr)
 	}
 	if code, _, stderr := runCmd(t, "", "build", "mill", "--rules", "five", "-o", dir); code == exitOK || !strings.Contains(stderr, "other rules") {
