@@ -1,8 +1,12 @@
 package mill
 
 import (
+	"errors"
+	"fmt"
 	"math/bits"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tablesmith/tablesmith/games"
@@ -185,5 +189,29 @@ func TestTwelveFullBoardDraws(t *testing.T) {
 	// rule set fills the board.
 	if Nine.compiled().drawFull != noMill || Eleven.compiled().drawFull != noMill {
 		t.Error("a rule set without full-board draws has a full-board mask")
+	}
+}
+
+// TestRulesParse checks each rule set's notation: its empty board reads back, a board of
+// another length and a side with more stones than the rules allow are refused, and the
+// error says what the rules want.
+func TestRulesParse(t *testing.T) {
+	t.Parallel()
+	for _, r := range RuleSets() {
+		n := r.Board.Points
+		empty := strings.Repeat(".", n) + " W W:" + strconv.Itoa(r.Stones) + " B:" + strconv.Itoa(r.Stones)
+		p, err := r.Parse(empty)
+		if err != nil || r.Format(p) != empty {
+			t.Errorf("%s: %q reads as %q, %v", r.Name, empty, r.Format(p), err)
+		}
+		for _, bad := range []struct{ state, want string }{
+			{strings.Repeat(".", n+1) + " W", fmt.Sprintf("want %d (W, B or . for points 1 to %d)", n, n)},
+			{strings.Repeat(".", n-1) + " W", fmt.Sprintf("want %d", n)},
+			{strings.Repeat("W", r.Stones+1) + strings.Repeat(".", n-r.Stones-1) + " B", fmt.Sprintf("at most %d in all", r.Stones)},
+		} {
+			if _, err := r.Parse(bad.state); err == nil || !errors.Is(err, ErrPosition) || !strings.Contains(err.Error(), bad.want) {
+				t.Errorf("%s: %q: %v, want an error saying %q", r.Name, bad.state, err, bad.want)
+			}
+		}
 	}
 }
