@@ -3,9 +3,11 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tablesmith/tablesmith/builder/retro"
@@ -34,36 +36,65 @@ func valuesFlag(fs *flag.FlagSet) func() (format.ValueKind, error) {
 }
 
 // tierPlanFlags declares the flags that choose the units of a tiered game's set: the
-// game's own selection flags and, with single, --tier; the returned func checks them once
-// fs is parsed and returns the units in dependency order (a single unit alone).
-func tierPlanFlags(fs *flag.FlagSet, g games.TieredGame, single bool) func() ([]pipeline.TierUnit, error) {
+// game's own selection flags, --rules for a game that plays a family of rule sets
+// (games.RuleSets) and, with single, --tier; the returned func checks them once fs is
+// parsed and returns the game playing the rules chosen and the units in dependency order
+// (a single unit alone).
+func tierPlanFlags(fs *flag.FlagSet, g0 games.TieredGame, single bool) func() (games.TieredGame, []pipeline.TierUnit, error) {
 	var tier *string
 	if single {
-		tier = fs.String("tier", "", fmt.Sprintf("build the one unit holding this %s (what it depends on must be in DIR)", g.TierNoun()))
+		tier = fs.String("tier", "", fmt.Sprintf("build the one unit holding this %s (what it depends on must be in DIR)", g0.TierNoun()))
 	}
-	selected := g.BindTierFlags(fs)
-	return func() ([]pipeline.TierUnit, error) {
+	selected := g0.BindTierFlags(fs)
+	var rules *string
+	rs, family := g0.(games.RuleSets)
+	if family {
+		names := rs.RuleSetNames()
+		rules = fs.String("rules", names[0], "the rule set: "+strings.Join(names, ", "))
+	}
+	return func() (games.TieredGame, []pipeline.TierUnit, error) {
+		g := g0
+		if family && *rules != rs.RuleSetNames()[0] {
+			var err error
+			if g, err = rs.WithRules(*rules); err != nil {
+				return nil, nil, fmt.Errorf("%w: --rules: %v", errUsage, err)
+			}
+			// The selection flags were bound to the default rule set's game: bind them
+			// to this one's and give them the values parsed.
+			vfs := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+			vfs.SetOutput(io.Discard)
+			selected = g.BindTierFlags(vfs)
+			var err2 error
+			fs.Visit(func(f *flag.Flag) {
+				if vfs.Lookup(f.Name) != nil && err2 == nil {
+					err2 = vfs.Set(f.Name, f.Value.String())
+				}
+			})
+			if err2 != nil {
+				return nil, nil, fmt.Errorf("%w: %v", errUsage, err2)
+			}
+		}
 		if tier != nil && *tier != "" {
 			others := 0
 			fs.Visit(func(f *flag.Flag) {
-				if f.Name != "tier" && !slices.Contains(unitFlags, f.Name) {
+				if f.Name != "tier" && f.Name != "rules" && !slices.Contains(unitFlags, f.Name) {
 					others++
 				}
 			})
 			if others > 0 {
-				return nil, fmt.Errorf("%w: --tier builds one unit: give no selection flag with it", errUsage)
+				return nil, nil, fmt.Errorf("%w: --tier builds one unit: give no selection flag with it", errUsage)
 			}
 			u, err := pipeline.TierUnitOf(g, *tier)
 			if err != nil {
-				return nil, fmt.Errorf("%w: --tier: %v", errUsage, err)
+				return nil, nil, fmt.Errorf("%w: --tier: %v", errUsage, err)
 			}
-			return []pipeline.TierUnit{u}, nil
+			return g, []pipeline.TierUnit{u}, nil
 		}
 		tiers, err := selected()
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
+			return nil, nil, fmt.Errorf("%w: %v", errUsage, err)
 		}
-		return pipeline.TierPlan(g, tiers), nil
+		return g, pipeline.TierPlan(g, tiers), nil
 	}
 }
 
@@ -89,7 +120,7 @@ func runBuildTiers(e *env, g games.TieredGame, args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	units, err := plan()
+	g, units, err := plan()
 	if err != nil {
 		return err
 	}

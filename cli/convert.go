@@ -54,6 +54,7 @@ func runConvert(e *env, args []string) error {
 	if !ok || m.Kind != format.SetTiers {
 		return fmt.Errorf("%s holds a %s set of %s, not a two-player game's tiers: only those convert", pos[0], m.Kind, m.Game)
 	}
+	g = games.ForRules(g, m.Rules) // the rule set the set was built under
 	ctx, stop := signalContext()
 	defer stop()
 	noun := g.TierNoun()

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/internal/safefile"
 	"github.com/tablesmith/tablesmith/pipeline"
 	"github.com/tablesmith/tablesmith/serve"
@@ -49,6 +50,11 @@ func runInfo(e *env, args []string) error {
 		}
 		return writeText(e, func(w io.Writer) {
 			fmt.Fprintf(w, "set             %s (%s, %d files)\n", info.Dir, info.Kind, len(info.Members))
+			if g := s.Tiered(); g != nil {
+				if args := games.RulesArgs(g); args != nil { // a rule set of a family, not its default
+					fmt.Fprintf(w, "rules           %s: %s\n", args[1], g.Summary())
+				}
+			}
 			fmt.Fprintf(w, "size            %s, %s slots\n", humanBytes(info.Bytes), commas(info.Slots))
 			switch info.Values {
 			case format.ValuesFull:

@@ -71,7 +71,7 @@ func runPlan(e *env, args []string) error {
 		return runPlanSlide(e, args)
 	}
 	fs := newFlags(e, "plan "+kind, planKindArgs)
-	var unitsOf func() ([]pipeline.TierUnit, error)
+	var unitsOf func() (games.TieredGame, []pipeline.TierUnit, error)
 	var tiered games.TieredGame
 	var specOf func() (pipeline.PDBBuildSpec, error)
 	slurmPartition := fs.String("slurm-partition", "", "the Slurm partition of every job")
@@ -145,7 +145,7 @@ func runPlan(e *env, args []string) error {
 	var units []pipeline.Unit
 	switch {
 	case tiered != nil:
-		plan, err := unitsOf()
+		chosen, plan, err := unitsOf()
 		if err != nil {
 			return err
 		}
@@ -153,7 +153,7 @@ func runPlan(e *env, args []string) error {
 		for _, u := range plan {
 			want = append(want, u.Tiers...)
 		}
-		if units, err = pipeline.TierUnits(tiered, dir, want, opt); err != nil {
+		if units, err = pipeline.TierUnits(chosen, dir, want, opt); err != nil {
 			return err
 		}
 	case kind == "pdb":

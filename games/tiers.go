@@ -304,3 +304,42 @@ func AcceptsRules(g TieredGame, id string, t Tier) bool {
 	c, ok := g.(RulesCompat)
 	return ok && c.AcceptsRules(id, t)
 }
+
+// RuleSets (optional) is implemented by a tiered game that plays a family of rule sets,
+// each a data entry (Mühle: Three, Five, Six, Nine Men's Morris…), under one name. The
+// registered game plays the default rule set; a build chooses another with --rules NAME,
+// and a set names its rules by their fingerprint (RulesID), from which a reader finds
+// the game again (ForRules).
+type RuleSets interface {
+	// RuleSetNames lists the rule sets by name, the default first.
+	RuleSetNames() []string
+	// RuleSetName is the name of the rule set this game plays.
+	RuleSetName() string
+	// WithRules returns the game playing the rule set called name.
+	WithRules(name string) (TieredGame, error)
+	// ForRulesID returns the game whose rules fingerprint is id, if it is one of the
+	// family's.
+	ForRulesID(id string) (TieredGame, bool)
+}
+
+// ForRules returns the game of g's family that plays the rules a set names by their
+// fingerprint id: g itself when g plays no family of rule sets, or none has that
+// fingerprint (the set is then refused as built under other rules, or read under an
+// earlier fingerprint g accepts).
+func ForRules(g TieredGame, id string) TieredGame {
+	if rs, ok := g.(RuleSets); ok && id != g.RulesID() {
+		if v, ok := rs.ForRulesID(id); ok {
+			return v
+		}
+	}
+	return g
+}
+
+// RulesArgs are the command-line arguments that choose g's rule set: none for a game that
+// plays its family's default (or no family), else --rules NAME.
+func RulesArgs(g TieredGame) []string {
+	if rs, ok := g.(RuleSets); ok && rs.RuleSetName() != rs.RuleSetNames()[0] {
+		return []string{"--rules", rs.RuleSetName()}
+	}
+	return nil
+}

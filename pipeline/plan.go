@@ -177,7 +177,8 @@ func TierPlanUnits(g games.TieredGame, dir string, plan []TierUnit, opt PlanOpti
 		}
 		estimate(&u, opt, float64(u.Slots)/tierClassesPerSecond,
 			state*u.Slots+tierExitBytesPerSlot*exits+tierLoadBytesPerSlot*largest)
-		u.Command = []string{opt.exe(), "build", g.Name(), "--tier", tu.Name, "--workers", strconv.Itoa(u.Cores), "-o", dir}
+		u.Command = append(append([]string{opt.exe(), "build", g.Name()}, games.RulesArgs(g)...),
+			"--tier", tu.Name, "--workers", strconv.Itoa(u.Cores), "-o", dir)
 		if opt.Values == format.ValuesWDL {
 			u.Command = slices.Insert(u.Command, len(u.Command)-2, "--values", string(format.ValuesWDL))
 		}
@@ -250,6 +251,7 @@ func VerifyUnits(dir string, opt PlanOptions) ([]Unit, error) {
 		if err != nil {
 			return nil, err
 		}
+		g = games.ForRules(g, m.Rules) // the rule set the set was built under
 		if err := checkTierMembers("plan verify", g, dir, m); err != nil {
 			return nil, err
 		}

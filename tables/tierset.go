@@ -77,6 +77,8 @@ func (s *Set) openTierSet(m *format.Manifest) error {
 	if !ok {
 		return fmt.Errorf("tables: %s: %s is not a two-player game solved by tiers: %w", s.manifestPath(), m.Game, format.ErrCorrupt)
 	}
+	// A game of a family of rule sets reads the set under the rules it names.
+	g = games.ForRules(g, m.Rules)
 	ts := &tierSet{g: g, byTier: map[games.Tier]*Table{}, outcomeOnly: m.ValueKind() == format.ValuesWDL}
 	encoding := games.Layout(g).Encoding()
 	if ts.outcomeOnly {

@@ -9,9 +9,15 @@ import "math/bits"
 // binom[n][k] = C(n, k) for n, k ≤ 24.
 var binom [Points + 1][Points + 1]uint64
 
-// colexByte[i][x][c] is the part of the colex rank contributed by the bits of byte i of a
-// mask when the byte is x and c stones lie in the lower bytes (c ≤ MaxStones).
-var colexByte [3][256][MaxStones + 1]uint32
+// colex0[x], colex1[x][c] and colex2[x][c] are the parts of the colex rank contributed by
+// the bits of bytes 0, 1 and 2 of a mask when the byte is x and c stones lie in the lower
+// bytes (c ≤ 8 below byte 1, c ≤ maxStones below byte 2): each table as small as its byte
+// allows, 23 KB in all.
+var (
+	colex0 [256]uint32
+	colex1 [256][9]uint32
+	colex2 [256][maxStones + 1]uint32
+)
 
 func init() {
 	for n := range binom {
@@ -20,41 +26,46 @@ func init() {
 			binom[n][k] = binom[n-1][k-1] + binom[n-1][k]
 		}
 	}
-	for i := range 3 {
-		for x := range 256 {
-			for c := range MaxStones + 1 {
-				var sum uint64
-				k := c
-				for j := range 8 {
-					if x>>j&1 != 0 {
-						k++
-						sum += binom[8*i+j][k]
-					}
-				}
-				colexByte[i][x][c] = uint32(sum)
+	part := func(i, x, c int) uint32 {
+		var sum uint64
+		k := c
+		for j := range 8 {
+			if x>>j&1 != 0 {
+				k++
+				sum += binom[8*i+j][k]
 			}
+		}
+		return uint32(sum)
+	}
+	for x := range 256 {
+		colex0[x] = part(0, x, 0)
+		for c := range colex1[x] {
+			colex1[x][c] = part(1, x, c)
+		}
+		for c := range colex2[x] {
+			colex2[x][c] = part(2, x, c)
 		}
 	}
 }
 
 // colexRank returns the colex rank of mask among the masks of the 24 points with as many
-// stones; mask has at most MaxStones stones.
+// stones; mask has at most maxStones stones.
 func colexRank(mask uint32) uint32 {
 	x0, x1, x2 := uint8(mask), uint8(mask>>8), uint8(mask>>16)
 	c0 := bits.OnesCount8(x0)
 	c1 := c0 + bits.OnesCount8(x1)
-	return colexByte[0][x0][0] + colexByte[1][x1][c0] + colexByte[2][x2][c1]
+	return colex0[x0] + colex1[x1][c0] + colex2[x2][c1]
 }
 
 // colexFree returns the colex rank of set among the subsets of the points not in taken
 // with as many stones, the free points being numbered 0, 1, … upwards; set and taken are
-// disjoint and set has at most MaxStones stones.
+// disjoint and set has at most maxStones stones.
 func colexFree(set, taken uint32) uint64 { return uint64(colexRank(pext(set, ^taken))) }
 
-// colexUnrankFree is the inverse of colexFree: the k-subset of the points not in taken
-// whose colex rank is r.
-func colexUnrankFree(r uint64, k int, taken uint32) uint32 {
-	p := Points - bits.OnesCount32(taken) - 1
+// colexUnrankFree is the inverse of colexFree: the k-subset of the points of full not in
+// taken whose colex rank is r.
+func colexUnrankFree(r uint64, k int, taken, full uint32) uint32 {
+	p := bits.OnesCount32(full&^taken) - 1
 	var set uint32
 	for ; k > 0; k-- {
 		for binom[p][k] > r {
@@ -64,7 +75,7 @@ func colexUnrankFree(r uint64, k int, taken uint32) uint32 {
 		set |= 1 << p
 		p--
 	}
-	return pdep(set, ^taken&Full)
+	return pdep(set, full&^taken)
 }
 
 // pextByte[f][x] packs the bits of x at the set bits of f to the bottom; pdepByte[f][x]

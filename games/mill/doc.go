@@ -1,12 +1,50 @@
-// Package mill holds the rules of Nine Men's Morris (Mühle), both phases: the board and its
-// mills, moves, placements and un-moves, the notation, the 16 board symmetries, per-sector
-// class ranks that number the positions up to symmetry, and the game as a graph of tiers
-// ([Game] is a games.TieredGame: a tier is a sector, (w, b) in the moving phase and
-// (w, b, wh, bh) with the stones in hand in the placement phase; tiers.go). It imports
-// nothing of the project but package games (the capability it asserts) and
-// internal/notation.
+// Package mill plays the Morris family (Mühle): Nine Men's Morris and its relatives, each
+// a data entry ([Rules]: a [Board] of points, lines, mills and symmetries, the stones of
+// a side, flying, whether a mill wins), never a copy of the code. It holds the boards and
+// their mills, moves, placements and un-moves of both phases, the notation, the board symmetries,
+// per-sector class ranks that number the positions up to symmetry, and the game as a
+// graph of tiers ([Game] is a games.TieredGame: a tier is a sector). It imports nothing
+// of the project but package games (the capability it asserts) and internal/notation.
 //
-// # Board
+// # The family
+//
+// A rule set is compiled once, on first use, into tables (the adjacency and mills of each
+// point, the symmetries as permutations and as byte tables, the sector rankings); the
+// per-position code reads them and never asks which rule set it plays. The symmetries of
+// a board are computed as the permutations of its points that keep its lines and map
+// mills to mills ([Automorphisms]); Nine Men's Morris's 16 are listed in the package's
+// numbering and a test checks the listing against the computed group. The rule sets
+// ([RuleSets], `--rules NAME`):
+//
+//   - nine ([Nine], the default, the registered game): the board below, 9 stones, flying
+//     at 3 stones on the board;
+//   - three ([Three]): a square of 8 points (1–8) and its centre (9), joined to all 8; the
+//     3 rows, 3 columns and 2 diagonals are the 8 mills; 3 stones, no flying; closing a
+//     mill wins at once (a move into games.GameOver), no stone is removed; 8 symmetries;
+//   - five and six ([Five], [Six]): two squares (1–8 outer, 9–16 inner) joined at their
+//     midpoints, the 8 sides are mills; 5 or 6 stones, no flying; otherwise Nine's rules;
+//     16 symmetries;
+//   - seven ([Seven]): Six's board and a centre point (17) joined to the inner square's
+//     midpoints; the mills are the 8 sides and the 2 lines of three through the centre
+//     (10-17-14, 12-17-16: the cross the centre adds; see sevenBoard for why no other
+//     lines of the spokes); 7 stones, flying at 3 as in Nine; 8 symmetries;
+//   - ten ([Ten]): Nine's board and rules, 10 stones a side;
+//   - eleven and twelve ([Eleven], [Twelve]): Nine's board and the four diagonal lines
+//     through the squares' corners (1-9-17, 3-11-19, 5-13-21, 7-15-23), each a mill: 20
+//     mills, 16 symmetries; 11 or 12 stones, flying as in Nine; with 12 the last
+//     placement may fill the board, which then draws (a move into games.GameOver with
+//     games.EndDraw; Rules.FullBoardDraw).
+//
+// Every board numbers its points ring by ring from the outside, clockwise from each
+// ring's top-left corner, a centre point last, so that a ring is one byte of a mask. The
+// zero Game plays Nine Men's Morris; [ForRules] gives the others. A set records its rule
+// set in its rules fingerprint (Nine's unchanged since the placement phase) and, but for
+// Nine, in each table's parameters ({"rules":"three","w":3,"b":3}), so that a reader
+// plays the rules the set was built under (games.ForRules) and refuses a set of rules it
+// does not know. The package's functions and the methods of [Sym] play Nine Men's Morris;
+// the methods of [Rules] (Parse, Format, Successors, Sector…) any rule set.
+//
+// # Nine Men's Morris's board
 //
 // The 24 points are numbered 1..24 (docs/DESIGN.md, "Nine Men's Morris"): the outer
 // square 1–8 clockwise from its top-left corner, the middle square 9–16 and the inner

@@ -54,16 +54,16 @@ type childFrame struct {
 func newChildFrame(sec *Sector, own, opp uint32) childFrame {
 	e := sec.own.entry[colexRank(opp)]
 	class, g := e>>4, Sym(e&15)
-	free := ^sec.own.canon[class] & Full
-	img := g.Apply(own)
+	free := ^sec.own.canon[class] & sec.v.full
+	img := sec.v.apply(g, own)
 	return childFrame{sec: sec, key: opp, g: g, class: class, trivial: int(class) < sec.own.trivial, free: free, img: img,
-		packed: pext(img, free), base: uint64(class) * sec.per, perm: &symPerm[g]}
+		packed: pext(img, free), base: uint64(class) * sec.per, perm: &sec.v.symPerm[g]}
 }
 
 // rank returns the slot of the child whose opponent stones are opp, the frame's own
 // stones being its own: Sector.Rank with the own stones' class already found.
 func (f *childFrame) rank(opp uint32) uint64 {
-	img := f.g.Apply(opp)
+	img := f.sec.v.apply(f.g, opp)
 	return f.slot(img, pext(img, f.free))
 }
 
@@ -121,17 +121,18 @@ func (tw *tierWorker) movingChildren(w, bb int, lo, hi uint64, b *games.ChildBat
 // trivial stabiliser, and its parents need no sorting to be listed once each.
 func (tw *tierWorker) movingParents(w, bb int, slots []uint64, b *games.ParentBatch) {
 	sec, fsec := tw.sector(w, bb), tw.sector(bb, w)
+	v := tw.v
 	for _, s := range slots {
 		own, opp := sec.Unrank(s)
-		empty := ^(own | opp) & Full
+		empty := ^(own | opp) & v.full
 		start := len(b.Slots)
 		for ts := opp; ts != 0; ts &= ts - 1 {
 			t := bits.TrailingZeros32(ts)
-			if InMill(opp, Point(t)) {
-				continue // the move closed a mill: its parent had a stone more of own
+			if v.inMill(opp, t) {
+				continue // the move closed a mill: its parent had a stone more of own, or it won
 			}
 			rest := opp &^ (1 << t)
-			for fs := spread(t, empty, bb); fs != 0; fs &= fs - 1 {
+			for fs := v.spread(t, empty, bb); fs != 0; fs &= fs - 1 {
 				b.Slots = append(b.Slots, fsec.Rank(rest|1<<bits.TrailingZeros32(fs), own))
 			}
 		}

@@ -41,33 +41,62 @@ func (m Move) String() string {
 type Succ struct {
 	Own, Opp uint32
 	Move     Move
+	// End says whether the move ended the game at once (Three and Twelve Men's Morris);
+	// one field, not two, so that a Succ stays four words the compiler keeps in
+	// registers.
+	End Ending
 }
+
+// Ending says how a move ended the game at once, if it did.
+type Ending uint8
+
+const (
+	// NotOver: the game goes on (or ends by the count of the stones left, as Succ says).
+	NotOver Ending = iota
+	// MillWon: the move closed a mill where a mill wins; the side now to move has lost.
+	MillWon
+	// BoardFilled: the placement filled the board where that draws.
+	BoardFilled
+)
 
 // removable returns the opponent stones a capture may take: those in no mill, or all of
 // them when every stone is in a mill.
-func removable(opp uint32) uint32 {
-	if r := opp &^ MillStones(opp); r != 0 {
+func (v *variant) removable(opp uint32) uint32 {
+	if r := opp &^ v.millStones(opp); r != 0 {
 		return r
 	}
 	return opp
 }
 
-// Successors appends to dst the successors of the position in which the side to move has
-// the stones own and the opponent the stones opp, and returns the extended slice. It does
-// not allocate when dst has room. A capturing move gives one successor per stone it may
-// remove. No successors means the side to move is blocked and has lost.
-func Successors(dst []Succ, own, opp uint32) []Succ {
-	empty := ^(own | opp) & Full
-	victims := removable(opp)
+// Successors appends to dst the successors of the position of Nine Men's Morris's moving
+// phase in which the side to move has the stones own and the opponent the stones opp, and
+// returns the extended slice. It does not allocate when dst has room. A capturing move
+// gives one successor per stone it may remove. No successors means the side to move is
+// blocked and has lost.
+func Successors(dst []Succ, own, opp uint32) []Succ { return nine.successors(dst, own, opp) }
+
+// Successors is the package's Successors under the rule set; where a mill wins, a move
+// closing one gives one successor, marked MillWon.
+func (r *Rules) Successors(dst []Succ, own, opp uint32) []Succ {
+	return r.compiled().successors(dst, own, opp)
+}
+
+func (v *variant) successors(dst []Succ, own, opp uint32) []Succ {
+	empty := ^(own | opp) & v.full
+	victims := v.removable(opp)
 	count := bits.OnesCount32(own)
 	for fs := own; fs != 0; fs &= fs - 1 {
 		f := bits.TrailingZeros32(fs)
 		rest := own &^ (1 << f)
-		for ts := spread(f, empty, count); ts != 0; ts &= ts - 1 {
+		for ts := v.spread(f, empty, count); ts != 0; ts &= ts - 1 {
 			t := bits.TrailingZeros32(ts)
 			moved := rest | 1<<t
-			if !InMill(moved, Point(t)) {
+			if !v.inMill(moved, t) {
 				dst = append(dst, Succ{Own: opp, Opp: moved, Move: Move{Point(f), Point(t), NoPoint}})
+				continue
+			}
+			if v.millWins {
+				dst = append(dst, Succ{Own: opp, Opp: moved, Move: Move{Point(f), Point(t), NoPoint}, End: MillWon})
 				continue
 			}
 			for cs := victims; cs != 0; cs &= cs - 1 {
@@ -84,15 +113,32 @@ func Successors(dst []Succ, own, opp uint32) []Succ {
 // the stones opp: a stone placed on each empty point, and where it closes a mill (one or
 // two at once) one successor per opponent stone it may remove (none when the opponent has
 // no stone on the board). Successors are normalised as in Successors. It does not
-// allocate when dst has room.
-func Placements(dst []Succ, own, opp uint32) []Succ {
-	empty := ^(own | opp) & Full
-	victims := removable(opp)
+// allocate when dst has room. It plays Nine Men's Morris.
+func Placements(dst []Succ, own, opp uint32) []Succ { return nine.placements(dst, own, opp) }
+
+// Placements is the package's Placements under the rule set; where a mill wins, a
+// placement closing one gives one successor, marked MillWon, and where a full board
+// draws, the placement filling it is marked BoardFilled.
+func (r *Rules) Placements(dst []Succ, own, opp uint32) []Succ {
+	return r.compiled().placements(dst, own, opp)
+}
+
+func (v *variant) placements(dst []Succ, own, opp uint32) []Succ {
+	empty := ^(own | opp) & v.full
+	victims := v.removable(opp)
 	for ts := empty; ts != 0; ts &= ts - 1 {
 		t := bits.TrailingZeros32(ts)
 		placed := own | 1<<t
-		if opp == 0 || !InMill(placed, Point(t)) {
-			dst = append(dst, Succ{Own: opp, Opp: placed, Move: Move{NoPoint, Point(t), NoPoint}})
+		if v.millWins && v.inMill(placed, t) {
+			dst = append(dst, Succ{Own: opp, Opp: placed, Move: Move{NoPoint, Point(t), NoPoint}, End: MillWon})
+			continue
+		}
+		if opp == 0 || !v.inMill(placed, t) {
+			end := NotOver
+			if placed|opp == v.drawFull {
+				end = BoardFilled
+			}
+			dst = append(dst, Succ{Own: opp, Opp: placed, Move: Move{NoPoint, Point(t), NoPoint}, End: end})
 			continue
 		}
 		for cs := victims; cs != 0; cs &= cs - 1 {

@@ -83,9 +83,16 @@ func FromOwnOpp(own, opp uint32, toMove Color) Position {
 // String writes the position: 24 characters W, B or . for points 1..24, a space and the
 // side to move, e.g. "WWW.....BBB............. B", and in the placement phase the stones in
 // hand, e.g. "W.......B............... W W:8 B:8".
-func (p Position) String() string {
+func (p Position) String() string { return p.format(Points) }
+
+// Format writes the position on the rule set's board, as Position.String does on Nine
+// Men's Morris's: one character per point of the board.
+func (r *Rules) Format(p Position) string { return p.format(r.Board.Points) }
+
+// format writes the position on a board of n points.
+func (p Position) format(n int) string {
 	var buf [Points + 2]byte
-	for q := range Points {
+	for q := range n {
 		switch {
 		case p.White>>q&1 != 0:
 			buf[q] = 'W'
@@ -95,12 +102,12 @@ func (p Position) String() string {
 			buf[q] = '.'
 		}
 	}
-	buf[Points] = ' '
-	buf[Points+1] = p.ToMove.String()[0]
+	buf[n] = ' '
+	buf[n+1] = p.ToMove.String()[0]
 	if p.WhiteHand == 0 && p.BlackHand == 0 {
-		return string(buf[:])
+		return string(buf[:n+2])
 	}
-	out := append(buf[:], " W:"...)
+	out := append(buf[:n+2], " W:"...)
 	out = strconv.AppendInt(out, int64(p.WhiteHand), 10)
 	out = append(out, " B:"...)
 	return string(strconv.AppendInt(out, int64(p.BlackHand), 10))
@@ -112,8 +119,14 @@ func (p Position) String() string {
 // and in hand together, and at least 3 (with 2 the game is over); the hands fit the side
 // to move: White is to move exactly when both hold the same number, and Black holds one
 // more when Black is to move. Errors wrap ErrPosition and quote the input (its first 80
-// characters).
-func Parse(s string) (Position, error) {
+// characters). It reads Nine Men's Morris's positions.
+func Parse(s string) (Position, error) { return Nine.Parse(s) }
+
+// Parse reads a position of the rule set as the package's Parse does Nine Men's
+// Morris's: one character per point of its board, at most Stones stones a side on the
+// board and in hand together.
+func (r *Rules) Parse(s string) (Position, error) {
+	points, stones := r.Board.Points, r.Stones
 	fail := func(format string, args ...any) (Position, error) {
 		return Position{}, fmt.Errorf("%w %s: %s", ErrPosition, notation.Quote(s), fmt.Sprintf(format, args...))
 	}
@@ -122,13 +135,13 @@ func Parse(s string) (Position, error) {
 		return fail("empty")
 	}
 	board := fields[0]
-	if n := utf8.RuneCountInString(board); n != Points {
-		return fail("the board has %d characters, want %d (W, B or . for points 1 to 24)", n, Points)
+	if n := utf8.RuneCountInString(board); n != points {
+		return fail("the board has %d characters, want %d (W, B or . for points 1 to %d)", n, points, points)
 	}
 	var p Position
 	q := 0
-	for i, r := range board {
-		switch r {
+	for i, c := range board {
+		switch c {
 		case 'W':
 			p.White |= 1 << q
 		case 'B':
@@ -137,7 +150,7 @@ func Parse(s string) (Position, error) {
 		case utf8.RuneError:
 			return fail("point %d holds the byte %#x (not UTF-8), want W, B or .", q+1, board[i])
 		default:
-			return fail("point %d holds %q, want W, B or .", q+1, r)
+			return fail("point %d holds %q, want W, B or .", q+1, c)
 		}
 		q++
 	}
@@ -152,27 +165,27 @@ func Parse(s string) (Position, error) {
 	default:
 		return fail("side to move %s, want W or B", notation.Quote(fields[1]))
 	}
-	hands, msg := parseHands(fields[2:])
+	hands, msg := parseHands(fields[2:], stones)
 	if msg != "" {
 		return fail("%s", msg)
 	}
 	p.WhiteHand, p.BlackHand = hands[0], hands[1]
-	if msg := p.check(); msg != "" {
+	if msg := p.check(stones); msg != "" {
 		return fail("%s", msg)
 	}
 	return p, nil
 }
 
 // check says what makes p no position of the game, or "".
-func (p Position) check() string {
+func (p Position) check(stones int) string {
 	for _, side := range []struct {
 		name string
 		mask uint32
 		hand int
 	}{{"white", p.White, p.WhiteHand}, {"black", p.Black, p.BlackHand}} {
 		switch n := bits.OnesCount32(side.mask); {
-		case n+side.hand > MaxStones:
-			return fmt.Sprintf("%s has %d stones on the board and %d in hand, at most %d in all", side.name, n, side.hand, MaxStones)
+		case n+side.hand > stones:
+			return fmt.Sprintf("%s has %d stones on the board and %d in hand, at most %d in all", side.name, n, side.hand, stones)
 		case n+side.hand < MinStones:
 			return fmt.Sprintf("%s has %d stones on the board and %d in hand, at least %d (with 2 the game is over)", side.name, n, side.hand, MinStones)
 		}
@@ -188,7 +201,7 @@ func (p Position) check() string {
 
 // parseHands reads the optional stones-in-hand suffix "W:n B:m" and returns the hands, or
 // a description of what is wrong with it.
-func parseHands(fields []string) ([2]int, string) {
+func parseHands(fields []string, stones int) ([2]int, string) {
 	var hand [2]int
 	switch {
 	case len(fields) == 0:
@@ -199,8 +212,8 @@ func parseHands(fields []string) ([2]int, string) {
 	}
 	for i, f := range fields {
 		n, err := strconv.Atoi(f[2:])
-		if err != nil || n < 0 || n > MaxStones || len(f) != 3 {
-			return hand, fmt.Sprintf("stones in hand %s, want a number 0 to %d", notation.Quote(f), MaxStones)
+		if err != nil || n < 0 || n > stones || f[2:] != strconv.Itoa(n) {
+			return hand, fmt.Sprintf("stones in hand %s, want a number 0 to %d", notation.Quote(f), stones)
 		}
 		hand[i] = n
 	}

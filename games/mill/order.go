@@ -18,7 +18,7 @@ var _ games.OrderedTierWorker = (*tierWorker)(nil)
 // permutation of the slots.
 func (tw *tierWorker) ChildrenInOrder(t games.Tier, lo, hi uint64, slots []uint64, b *games.ChildBatch) []uint64 {
 	b.Reset()
-	w, bb, wh, bh, ok := tierStones(t)
+	w, bb, wh, bh, ok := tw.v.tierStones(t)
 	if !ok {
 		for k := lo; k < hi; k++ {
 			slots = append(slots, k)
@@ -53,8 +53,9 @@ func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *ga
 	}
 	csec := tw.sector(bb, w+min(wh, 1))
 	ctier := tierOf(bb, w+min(wh, 1), nh, oh)
+	v := tw.v
 	xtier, xsec := games.GameOver, (*Sector)(nil)
-	if bb-1+nh >= MinStones && bb > 0 {
+	if bb-1+nh >= MinStones && bb > 0 && !v.millWins {
 		xtier, xsec = tierOf(bb-1, w+min(wh, 1), nh, oh), tw.sector(bb-1, w+min(wh, 1))
 	}
 	fr := newChildFrame(csec, own, opp)
@@ -67,8 +68,18 @@ func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *ga
 			b.Pos = append(b.Pos, games.TierPosition{Tier: ctier, Slot: slot})
 		}
 	}
+	// The stones a capture may remove, found at the first capture: the same for every
+	// move of the position. Where a mill wins, the move ends the game instead.
+	victims := uint32(0)
 	captures := func(stones uint32) {
-		for cs := removable(opp); cs != 0; cs &= cs - 1 {
+		if v.millWins {
+			b.Pos = append(b.Pos, games.TierPosition{Tier: games.GameOver, Slot: games.EndLoss})
+			return
+		}
+		if victims == 0 {
+			victims = v.removable(opp)
+		}
+		for cs := victims; cs != 0; cs &= cs - 1 {
 			c := bits.TrailingZeros32(cs)
 			if xsec == nil {
 				b.Pos = append(b.Pos, games.TierPosition{Tier: games.GameOver})
@@ -77,13 +88,17 @@ func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *ga
 			b.Pos = append(b.Pos, games.TierPosition{Tier: xtier, Slot: tw.captureFrame(c, xsec, opp&^(1<<c)).rank(stones)})
 		}
 	}
-	empty := ^(own | opp) & Full
+	empty := ^(own | opp) & v.full
 	if wh > 0 {
 		for ts := empty; ts != 0; ts &= ts - 1 {
 			t := bits.TrailingZeros32(ts)
 			placed := own | 1<<t
-			if opp != 0 && InMill(placed, Point(t)) {
+			if opp != 0 && v.inMill(placed, t) {
 				captures(placed)
+				continue
+			}
+			if placed|opp == v.drawFull { // the last placement fills the board: a draw
+				b.Pos = append(b.Pos, games.TierPosition{Tier: games.GameOver, Slot: games.EndDraw})
 				continue
 			}
 			if countOnly {
@@ -100,10 +115,10 @@ func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *ga
 		rest := own &^ (1 << f)
 		gf, nf := fr.image(f)
 		imgf, packedf := fr.img&^gf, fr.packed&^nf
-		for ts := spread(f, empty, w); ts != 0; ts &= ts - 1 {
+		for ts := v.spread(f, empty, w); ts != 0; ts &= ts - 1 {
 			t := bits.TrailingZeros32(ts)
 			moved := rest | 1<<t
-			if InMill(moved, Point(t)) {
+			if v.inMill(moved, t) {
 				captures(moved)
 				continue
 			}
@@ -122,16 +137,20 @@ func (tw *tierWorker) positionChildren(own, opp uint32, w, bb, wh, bh int, b *ga
 // the mover's hand and bh in the opponent's, one per move.
 func (tw *tierWorker) appendChildren(own, opp uint32, wh, bh int, b *games.ChildBatch) {
 	if wh == 0 {
-		tw.succ = Successors(tw.succ[:0], own, opp)
+		tw.succ = tw.v.successors(tw.succ[:0], own, opp)
 	} else {
-		tw.succ = Placements(tw.succ[:0], own, opp)
+		tw.succ = tw.v.placements(tw.succ[:0], own, opp)
 	}
 	// After the move the opponent is to move, holding bh; the mover holds wh−1.
 	nh, oh := bh, max(wh-1, 0)
 	for _, sc := range tw.succ {
 		nw, nb := bits.OnesCount32(sc.Own), bits.OnesCount32(sc.Opp)
-		if nw+nh < MinStones {
-			b.Pos = append(b.Pos, games.TierPosition{Tier: games.GameOver})
+		if nw+nh < MinStones || sc.End == MillWon {
+			b.Pos = append(b.Pos, games.TierPosition{Tier: games.GameOver, Slot: games.EndLoss})
+			continue
+		}
+		if sc.End == BoardFilled {
+			b.Pos = append(b.Pos, games.TierPosition{Tier: games.GameOver, Slot: games.EndDraw})
 			continue
 		}
 		b.Pos = append(b.Pos, games.TierPosition{Tier: tierOf(nw, nb, nh, oh), Slot: tw.sector(nw, nb).Rank(sc.Own, sc.Opp)})

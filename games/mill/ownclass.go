@@ -1,9 +1,6 @@
 package mill
 
-import (
-	"math/bits"
-	"sync"
-)
+import "math/bits"
 
 // ownClasses numbers the symmetry classes of the masks of w stones (the side to move's
 // stone patterns). Classes with a trivial stabiliser come first, then the others; each
@@ -18,16 +15,11 @@ type ownClasses struct {
 	trivial int
 }
 
-var (
-	ownOnce  [MaxStones + 1]sync.Once
-	ownTable [MaxStones + 1]*ownClasses
-)
-
-// ownClassesFor returns the own classes of w stones, 0 ≤ w ≤ MaxStones, building them on
-// first use (about 5 MB for w = 9; safe for concurrent use).
-func ownClassesFor(w int) *ownClasses {
-	ownOnce[w].Do(func() { ownTable[w] = buildOwnClasses(w) })
-	return ownTable[w]
+// ownClassesFor returns the own classes of w stones, 0 ≤ w ≤ maxStones, building them on
+// first use (about 5 MB for w = 9 on Nine's board; safe for concurrent use).
+func (v *variant) ownClassesFor(w int) *ownClasses {
+	v.ownOnce[w].Do(func() { v.ownTable[w] = v.buildOwnClasses(w) })
+	return v.ownTable[w]
 }
 
 // nextSubset returns the next larger mask with as many bits as m (Gosper's hack).
@@ -38,10 +30,10 @@ func nextSubset(m uint32) uint32 {
 
 // buildOwnClasses walks the masks of w stones in increasing order; the first mask of an
 // orbit met is its smallest, the canonical mask, and the orbit's other members are its
-// images, found by applying the 16 symmetries to it once. That costs 16 images per class
-// rather than 16 per mask (a tenth of the time of taking MinImage of every mask).
-func buildOwnClasses(w int) *ownClasses {
-	n := binom[Points][w]
+// images, found by applying the symmetries to it once. That costs an image per symmetry and class
+// rather than per symmetry and mask (a tenth of the time of taking MinImage of every mask).
+func (v *variant) buildOwnClasses(w int) *ownClasses {
+	n := binom[v.points][w]
 	oc := &ownClasses{entry: make([]uint32, n)}
 	// Until the classes are numbered, entry holds (orbit+1)<<4 | g, 0 for a mask not yet
 	// met; orbits are numbered in increasing order of their canonical masks.
@@ -52,17 +44,17 @@ func buildOwnClasses(w int) *ownClasses {
 		if oc.entry[i] == 0 {
 			orbit := uint32(len(canon)) + 1
 			var im [NumSyms]uint32
-			images(m, &im)
+			v.images(m, &im)
 			var syms uint16
-			for k, x := range im {
+			for k, x := range im[:v.nsyms] {
 				if x == m {
 					syms |= 1 << k
 				}
 			}
 			// The symmetries g with g(x) = m are taken in increasing order, so each
 			// member keeps the smallest, the one MinImage names.
-			for g := range Sym(NumSyms) {
-				x := im[g.Inverse()]
+			for g := range Sym(v.nsyms) {
+				x := im[v.symInverse[g]]
 				if r := colexRank(x); oc.entry[r] == 0 {
 					oc.entry[r] = orbit<<4 | uint32(g)
 				}
@@ -93,3 +85,6 @@ func buildOwnClasses(w int) *ownClasses {
 	}
 	return oc
 }
+
+// buildOwnClasses builds Nine Men's Morris's own classes of w stones (for the tests).
+func buildOwnClasses(w int) *ownClasses { return nine.buildOwnClasses(w) }

@@ -28,6 +28,7 @@ const MinStones = 3
 // probes (probeSector) marks only the classes they touch, in microseconds, where marking
 // all takes a few hundred milliseconds for the largest sectors.
 type Sector struct {
+	v      *variant // the rule set
 	w, b   int
 	own    *ownClasses
 	per    uint64 // C(24−w, b): the placements of an own class
@@ -52,15 +53,8 @@ type Sector struct {
 
 const hintEvery = 256
 
-var (
-	sectorOnce  [MaxStones + 1][MaxStones + 1]sync.Once
-	sectorTable [MaxStones + 1][MaxStones + 1]atomic.Pointer[Sector]
-	probeOnce   [MaxStones + 1][MaxStones + 1]sync.Once
-	probeTable  [MaxStones + 1][MaxStones + 1]*Sector
-)
-
-// NewSector returns the sector of w stones for the side to move and b for the opponent,
-// 3 ≤ w, b ≤ 9. Sectors are built on first use (well under a second) and kept for the
+// NewSector returns the sector of Nine Men's Morris with w stones for the side to move and
+// b for the opponent, 3 ≤ w, b ≤ 9 (Rules.Sector for the other rule sets). Sectors are built on first use (well under a second) and kept for the
 // life of the program, shared by all callers. The own classes of w stones take 4 bytes
 // per w-stone mask (5.2 MB for w = 9); a sector adds 1.5 bits per placement of an own
 // class with a non-trivial stabiliser (the bitmap and a 32-bit count per 64-bit word; at
@@ -69,56 +63,72 @@ func NewSector(w, b int) (*Sector, error) {
 	if w < MinStones || w > MaxStones || b < MinStones || b > MaxStones {
 		return nil, fmt.Errorf("mill: no sector %d-%d: both sides need %d to %d stones", w, b, MinStones, MaxStones)
 	}
-	return boardSector(w, b), nil
+	return nine.boardSector(w, b), nil
 }
+
+// Sector returns the sector of the rule set with w stones for the side to move and b for
+// the opponent, 3 ≤ w, b ≤ Stones, as NewSector does for Nine Men's Morris.
+func (r *Rules) Sector(w, b int) (*Sector, error) {
+	if w < MinStones || w > r.Stones || b < MinStones || b > r.Stones {
+		return nil, fmt.Errorf("mill: no sector %d-%d in %s: both sides need %d to %d stones", w, b, r.Title, MinStones, r.Stones)
+	}
+	return r.compiled().boardSector(w, b), nil
+}
+
+// boardSector, probeSector, newSector and newProbeSector are Nine Men's Morris's (for
+// the tests).
+func boardSector(w, b int) *Sector    { return nine.boardSector(w, b) }
+func probeSector(w, b int) *Sector    { return nine.probeSector(w, b) }
+func newSector(w, b int) *Sector      { return nine.newSector(w, b) }
+func newProbeSector(w, b int) *Sector { return nine.newProbeSector(w, b) }
 
 // boardSector returns the ranking of the boards with w stones of the side to move and b of
 // the opponent, 0 ≤ w, b ≤ 9: a moving-phase sector's, or a placement sector's (whose
 // sides may have fewer than 3 stones on the board). Every class is marked: the builders
 // rank and unrank all over a sector.
-func boardSector(w, b int) *Sector {
-	sectorOnce[w][b].Do(func() {
-		s := newSector(w, b)
+func (v *variant) boardSector(w, b int) *Sector {
+	v.sectorOnce[w][b].Do(func() {
+		s := v.newSector(w, b)
 		for i := range s.base[:len(s.base)-1] {
 			s.markClass(i)
 		}
 		s.buildHint()
-		sectorTable[w][b].Store(s)
+		v.sectorTable[w][b].Store(s)
 	})
-	return sectorTable[w][b].Load()
+	return v.sectorTable[w][b].Load()
 }
 
 // probeSector returns the same ranking as boardSector for a program that looks up a few
 // positions: the sector whole when it is already built, else one that marks each class
 // when first asked about it, so that the first probe of a freshly opened set does not
 // wait for the whole sector.
-func probeSector(w, b int) *Sector {
-	if s := sectorTable[w][b].Load(); s != nil {
+func (v *variant) probeSector(w, b int) *Sector {
+	if s := v.sectorTable[w][b].Load(); s != nil {
 		return s
 	}
-	probeOnce[w][b].Do(func() { probeTable[w][b] = newProbeSector(w, b) })
-	return probeTable[w][b]
+	v.probeOnce[w][b].Do(func() { v.probeTable[w][b] = v.newProbeSector(w, b) })
+	return v.probeTable[w][b]
 }
 
 // newProbeSector returns a sector that marks each class on demand.
-func newProbeSector(w, b int) *Sector {
-	s := newSector(w, b)
+func (v *variant) newProbeSector(w, b int) *Sector {
+	s := v.newSector(w, b)
 	s.marked = make([]atomic.Bool, len(s.base)-1)
 	return s
 }
 
 // newSector returns the sector with its own classes and the leader counts, its bitmap
 // allocated but no class marked.
-func newSector(w, b int) *Sector {
-	oc := ownClassesFor(w)
-	s := &Sector{w: w, b: b, own: oc, per: binom[Points-w][b]}
+func (v *variant) newSector(w, b int) *Sector {
+	oc := v.ownClassesFor(w)
+	s := &Sector{v: v, w: w, b: b, own: oc, per: binom[v.points-w][b]}
 	s.stride = (s.per + 63) &^ 63
 	s.flat = uint64(oc.trivial) * s.per
 	others := len(oc.canon) - oc.trivial
 	s.base = make([]uint32, others+1)
 	for i := range others {
 		c := oc.trivial + i
-		s.base[i+1] = s.base[i] + uint32(orbitCount(oc.canon[c], oc.stab[c], b))
+		s.base[i+1] = s.base[i] + uint32(v.orbitCount(oc.canon[c], oc.stab[c], b))
 	}
 	words := uint64(others) * s.stride / 64
 	s.leader = make([]uint64, words)
@@ -132,9 +142,9 @@ func newSector(w, b int) *Sector {
 // under the symmetries stab, which all fix own: by Burnside's lemma the average over stab
 // of the subsets each fixes, those made of whole cycles of the symmetry on the free
 // points, the coefficient of x^b in Π_cycles (1 + x^len).
-func orbitCount(own uint32, stab uint16, b int) uint64 {
+func (v *variant) orbitCount(own uint32, stab uint16, b int) uint64 {
 	var sum uint64
-	free := ^own & Full
+	free := ^own & v.full
 	for hs := stab; hs != 0; hs &= hs - 1 {
 		h := Sym(bits.TrailingZeros16(hs))
 		var poly [Points + 1]uint64
@@ -143,7 +153,7 @@ func orbitCount(own uint32, stab uint16, b int) uint64 {
 		for fs := free; fs != 0; fs &= fs - 1 {
 			p := Point(bits.TrailingZeros32(fs))
 			l := 0
-			for q := p; seen>>q&1 == 0; q = h.Point(q) {
+			for q := p; seen>>q&1 == 0; q = v.symPerm[h][q] {
 				seen |= 1 << q
 				l++
 			}
@@ -162,7 +172,7 @@ func orbitCount(own uint32, stab uint16, b int) uint64 {
 func (s *Sector) markClass(i int) {
 	c := s.own.trivial + i
 	at := uint64(i) * s.stride
-	markLeaders(s.leader, at, s.own.canon[c], s.own.stab[c], s.b)
+	s.v.markLeaders(s.leader, at, s.own.canon[c], s.own.stab[c], s.b)
 	count := s.base[i]
 	for k := at / 64; k < (at+s.stride)/64; k++ {
 		s.before[k] = count
@@ -203,10 +213,10 @@ func (s *Sector) markOnce(i uint64) {
 // markLeaders sets bit at+r of leader for each placement r (colex rank among the b-subsets
 // of the points free of own) that is the smallest of its orbit under the symmetries stab,
 // which all fix own.
-func markLeaders(leader []uint64, at uint64, own uint32, stab uint16, b int) {
+func (v *variant) markLeaders(leader []uint64, at uint64, own uint32, stab uint16, b int) {
 	// Each symmetry of stab permutes the free points; perms[h] applies it to masks of free
 	// point numbers (0..n−1), which keep the order of the masks of points.
-	free := ^own & Full
+	free := ^own & v.full
 	n := bits.OnesCount32(free)
 	var number [Points]int
 	var point []int
@@ -223,7 +233,7 @@ func markLeaders(leader []uint64, at uint64, own uint32, stab uint16, b int) {
 			for x := range 256 {
 				for j := range 8 {
 					if x>>j&1 != 0 && 8*i+j < n {
-						t[i][x] |= 1 << number[h.Point(Point(point[8*i+j]))]
+						t[i][x] |= 1 << number[v.symPerm[h][point[8*i+j]]]
 					}
 				}
 			}
@@ -257,11 +267,11 @@ func (s *Sector) Slots() uint64 { return s.slots }
 func (s *Sector) canonical(own, opp uint32) (class uint32, cOpp uint32) {
 	e := s.own.entry[colexRank(own)]
 	class = e >> 4
-	cOpp = Sym(e & 15).Apply(opp)
+	cOpp = s.v.apply(Sym(e&15), opp)
 	if int(class) >= s.own.trivial {
 		o := cOpp
 		for hs := s.own.stab[class] &^ 1; hs != 0; hs &= hs - 1 {
-			cOpp = min(cOpp, Sym(bits.TrailingZeros16(hs)).Apply(o))
+			cOpp = min(cOpp, s.v.apply(Sym(bits.TrailingZeros16(hs)), o))
 		}
 	}
 	return class, cOpp
@@ -311,7 +321,7 @@ func (s *Sector) rankImage(class uint32, img uint32) uint64 {
 	if int(class) >= s.own.trivial {
 		o := img
 		for hs := s.own.stab[class] &^ 1; hs != 0; hs &= hs - 1 {
-			img = min(img, Sym(bits.TrailingZeros16(hs)).Apply(o))
+			img = min(img, s.v.apply(Sym(bits.TrailingZeros16(hs)), o))
 		}
 	}
 	return s.rankCanonical(class, img)
@@ -321,7 +331,7 @@ func (s *Sector) rankImage(class uint32, img uint32) uint64 {
 func (s *Sector) Unrank(slot uint64) (own, opp uint32) {
 	class, r, _ := s.locate(slot)
 	own = s.own.canon[class]
-	return own, colexUnrankFree(r, s.b, own)
+	return own, colexUnrankFree(r, s.b, own, s.v.full)
 }
 
 // locate returns the own class of slot, the colex rank of its placement and, for a class
@@ -394,8 +404,8 @@ func (c *slotCursor) seek(s *Sector, slot uint64) {
 	*c = slotCursor{s: s, Slot: slot, firstMask: uint32(1)<<s.b - 1}
 	c.class, c.r, c.pos = s.locate(slot)
 	c.Own = s.own.canon[c.class]
-	c.free = ^c.Own & Full
-	c.Opp = colexUnrankFree(c.r, s.b, c.Own)
+	c.free = ^c.Own & s.v.full
+	c.Opp = colexUnrankFree(c.r, s.b, c.Own, s.v.full)
 	c.x = pext(c.Opp, c.free)
 }
 
@@ -409,7 +419,7 @@ func (c *slotCursor) step() {
 		c.x = c.firstMask
 		if c.class < len(c.s.own.canon) {
 			c.Own = c.s.own.canon[c.class]
-			c.free = ^c.Own & Full
+			c.free = ^c.Own & c.s.v.full
 		}
 		return
 	}

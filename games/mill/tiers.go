@@ -35,16 +35,17 @@ func sectorTier(w, b int) games.Tier { return tierOf(w, b, 0, 0) }
 // moving phase 3 ≤ w, b ≤ 9; in the placement phase the hands fit a side to move (equal,
 // White to move, or the mover holding one more, Black), neither side has more stones on
 // the board than it has placed, and both have at least 3 on the board and in hand.
-func tierStones(t games.Tier) (w, b, wh, bh int, ok bool) {
+func (v *variant) tierStones(t games.Tier) (w, b, wh, bh int, ok bool) {
 	w, b, wh, bh = int(t&15), int(t>>4&15), int(t>>8&15), int(t>>12&15)
 	if t>>16 != 0 {
 		return w, b, wh, bh, false
 	}
+	n := v.stones
 	if wh == 0 && bh == 0 {
-		return w, b, 0, 0, w >= MinStones && w <= MaxStones && b >= MinStones && b <= MaxStones
+		return w, b, 0, 0, w >= MinStones && w <= n && b >= MinStones && b <= n
 	}
-	ok = wh >= 1 && (wh == bh || wh == bh+1) && wh <= MaxStones &&
-		w <= MaxStones-wh && b <= MaxStones-bh && w+wh >= MinStones && b+bh >= MinStones
+	ok = wh >= 1 && (wh == bh || wh == bh+1) && wh <= n &&
+		w <= n-wh && b <= n-bh && w+wh >= MinStones && b+bh >= MinStones
 	return w, b, wh, bh, ok
 }
 
@@ -69,51 +70,57 @@ func reachable(g Game, start games.Tier) []games.Tier {
 var _ games.TierDescriber = Game{}
 
 // DescribeTier gives a sector's stones on the board and in hand, the side to move's first.
-func (Game) DescribeTier(t games.Tier) map[string]any {
-	w, b, wh, bh, _ := tierStones(t)
+func (g Game) DescribeTier(t games.Tier) map[string]any {
+	w, b, wh, bh, _ := g.v().tierStones(t)
 	return map[string]any{"board": [2]int{w, b}, "hand": [2]int{wh, bh}}
 }
 
 // TierNoun is what Mühle calls a tier.
 func (Game) TierNoun() string { return "sector" }
 
-// RulesID fingerprints the rules (see the package function RulesID).
-func (Game) RulesID() string { return RulesID() }
+// RulesID fingerprints the rules the game plays (Rules.RulesID; Nine Men's Morris's is
+// the package function RulesID).
+func (g Game) RulesID() string { return g.rules().RulesID() }
 
 var _ games.RulesCompat = Game{}
 
 // AcceptsRules accepts the moving-phase fingerprint of the sets built before the
 // placement phase was modelled for the moving-phase sectors, whose rules did not change.
-func (Game) AcceptsRules(id string, t games.Tier) bool {
-	_, _, wh, bh, ok := tierStones(t)
+func (g Game) AcceptsRules(id string, t games.Tier) bool {
+	if g.rules() != Nine {
+		return id == g.RulesID()
+	}
+	_, _, wh, bh, ok := g.v().tierStones(t)
 	return id == RulesID() || ok && wh == 0 && bh == 0 && id == movingRulesID()
 }
 
-// Tiers lists the 49 moving-phase sectors by the stones on the board, fewest first (of
-// w+b stones, sector (w, b) with w ≥ b by increasing w, each followed by its twin (b, w)),
-// then the placement sectors the standard game reaches from its empty board, by the
-// stones in hand, fewest first (so that each comes after the sectors it leads into).
+// Tiers lists the moving-phase sectors (49 in Nine Men's Morris) by the stones on the
+// board, fewest first (of w+b stones, sector (w, b) with w ≥ b by increasing w, each
+// followed by its twin (b, w)), then the placement sectors the game reaches from its empty
+// board, by the stones in hand, fewest first (so that each comes after the sectors it
+// leads into).
 func (g Game) Tiers() []games.Tier {
-	out := movingTiers()
+	v := g.v()
+	out := v.movingTiers()
 	var place []games.Tier
-	for _, t := range reachable(g, placementStart(MaxStones)) {
-		if _, _, wh, _, _ := tierStones(t); wh > 0 {
+	for _, t := range reachable(g, placementStart(v.stones)) {
+		if _, _, wh, _, _ := v.tierStones(t); wh > 0 {
 			place = append(place, t)
 		}
 	}
 	slices.SortStableFunc(place, func(a, b games.Tier) int {
-		aw, ab, awh, abh, _ := tierStones(a)
-		bw, bb, bwh, bbh, _ := tierStones(b)
+		aw, ab, awh, abh, _ := v.tierStones(a)
+		bw, bb, bwh, bbh, _ := v.tierStones(b)
 		return cmp.Or(cmp.Compare(awh+abh, bwh+bbh), cmp.Compare(awh, bwh), cmp.Compare(aw+ab, bw+bb), cmp.Compare(bw, aw))
 	})
 	return append(out, place...)
 }
 
-// movingTiers lists the 49 moving-phase sectors in the order of Tiers.
-func movingTiers() []games.Tier {
+// movingTiers lists the moving-phase sectors in the order of Tiers.
+func (v *variant) movingTiers() []games.Tier {
 	var out []games.Tier
-	for n := 2 * MinStones; n <= 2*MaxStones; n++ {
-		for w := (n + 1) / 2; w <= MaxStones; w++ {
+	for n := 2 * MinStones; n <= 2*v.stones; n++ {
+		for w := (n + 1) / 2; w <= v.stones; w++ {
 			b := n - w
 			if b < MinStones || b > w {
 				continue
@@ -130,8 +137,9 @@ func movingTiers() []games.Tier {
 // BindTierFlags declares --max-stones (moving-phase sectors), --stones (a whole game of N
 // stones a side, from its empty board) and --sectors.
 func (g Game) BindTierFlags(fs *flag.FlagSet) func() ([]games.Tier, error) {
-	maxStones := fs.Int("max-stones", 0, "every moving-phase sector with at most N stones on the board in all (6..18), and what it depends on")
-	stones := fs.Int("stones", 0, "the whole game of N stones a side (3..9; 9 is the standard game), placement phase included, from its empty board")
+	v := g.v()
+	maxStones := fs.Int("max-stones", 0, fmt.Sprintf("every moving-phase sector with at most N stones on the board in all (%d..%d), and what it depends on", 2*MinStones, 2*v.stones))
+	stones := fs.Int("stones", 0, fmt.Sprintf("the whole game of N stones a side (%d..%d; %d is the standard game), placement phase included, from its empty board", MinStones, v.stones, v.stones))
 	sectors := fs.String("sectors", "", "these sectors (comma-separated W-B, or W-B-WH-BH with stones in hand: W and WH of the side to move, B and BH of the opponent) and what they depend on")
 	return func() ([]games.Tier, error) {
 		var given []string
@@ -147,19 +155,19 @@ func (g Game) BindTierFlags(fs *flag.FlagSet) func() ([]games.Tier, error) {
 		case len(given) == 0:
 			return g.Tiers(), nil
 		case given[0] == "--max-stones":
-			if *maxStones < 2*MinStones || *maxStones > 2*MaxStones {
-				return nil, fmt.Errorf("mill: --max-stones %d: want %d to %d", *maxStones, 2*MinStones, 2*MaxStones)
+			if *maxStones < 2*MinStones || *maxStones > 2*v.stones {
+				return nil, fmt.Errorf("mill: --max-stones %d: want %d to %d", *maxStones, 2*MinStones, 2*v.stones)
 			}
 			var out []games.Tier
-			for _, t := range movingTiers() {
-				if w, b, _, _, _ := tierStones(t); w+b <= *maxStones {
+			for _, t := range v.movingTiers() {
+				if w, b, _, _, _ := v.tierStones(t); w+b <= *maxStones {
 					out = append(out, t)
 				}
 			}
 			return out, nil
 		case given[0] == "--stones":
-			if *stones < MinStones || *stones > MaxStones {
-				return nil, fmt.Errorf("mill: --stones %d: want %d to %d stones a side", *stones, MinStones, MaxStones)
+			if *stones < MinStones || *stones > v.stones {
+				return nil, fmt.Errorf("mill: --stones %d: want %d to %d stones a side", *stones, MinStones, v.stones)
 			}
 			return reachable(g, placementStart(*stones)), nil
 		}
@@ -176,8 +184,8 @@ func (g Game) BindTierFlags(fs *flag.FlagSet) func() ([]games.Tier, error) {
 }
 
 // TierName writes a sector as "w-b" (moving phase) or "w-b-wh-bh" (placement phase).
-func (Game) TierName(t games.Tier) string {
-	w, b, wh, bh, ok := tierStones(t)
+func (g Game) TierName(t games.Tier) string {
+	w, b, wh, bh, ok := g.v().tierStones(t)
 	switch {
 	case !ok:
 		return fmt.Sprintf("tier(%#x)", uint64(t))
@@ -198,34 +206,36 @@ func (g Game) ParseTier(name string) (games.Tier, error) {
 			break
 		}
 		v, err := strconv.Atoi(f)
-		bad = err != nil || v < 0 || v > MaxStones || len(f) != 1
+		bad = err != nil || v < 0 || v > maxStones || f != strconv.Itoa(v)
 		n[i] = v
 	}
 	if !bad {
 		t := tierOf(n[0], n[1], n[2], n[3])
-		if _, _, _, _, ok := tierStones(t); ok && g.TierName(t) == name {
+		if _, _, _, _, ok := g.v().tierStones(t); ok && g.TierName(t) == name {
 			return t, nil
 		}
 	}
+	k := g.rules().Stones
 	return 0, fmt.Errorf("mill: sector %q: want W-B with %d ≤ W, B ≤ %d (moving phase), or W-B-WH-BH with stones in hand "+
-		"(W, WH of the side to move; at most %d stones a side, at least %d; WH = BH, or WH = BH+1)", name, MinStones, MaxStones, MaxStones, MinStones)
+		"(W, WH of the side to move; at most %d stones a side, at least %d; WH = BH, or WH = BH+1)", name, MinStones, k, k, MinStones)
 }
 
 // TierChildren lists the sectors the moves of sector t lead into.
-func (Game) TierChildren(t games.Tier) []games.Tier {
-	w, b, wh, bh, ok := tierStones(t)
+func (g Game) TierChildren(t games.Tier) []games.Tier {
+	v := g.v()
+	w, b, wh, bh, ok := v.tierStones(t)
 	switch {
 	case !ok:
 		return nil
 	case wh == 0:
 		out := []games.Tier{sectorTier(b, w)}
-		if b-1 >= MinStones {
+		if b-1 >= MinStones && !v.millWins {
 			out = append(out, sectorTier(b-1, w))
 		}
 		return out
 	}
 	out := []games.Tier{tierOf(b, w+1, bh, wh-1)}
-	if b >= 1 && w+1 >= 3 && b-1+bh >= MinStones { // a mill can close, and the opponent keeps 3
+	if b >= 1 && w+1 >= 3 && b-1+bh >= MinStones && !v.millWins { // a mill can close, and the opponent keeps 3
 		out = append(out, tierOf(b-1, w+1, bh, wh-1))
 	}
 	return out
@@ -239,16 +249,17 @@ var _ games.SiblingTiers = Game{}
 // the hands after it. The first is the one whose opponent holds the most, whose captures
 // end the game only where every sibling's do (see SiblingChild). A moving-phase sector
 // has no sibling (its colour-swapped twin (b, w) is another board).
-func (Game) TierSiblings(t games.Tier) []games.Tier {
-	w, b, wh, _, ok := tierStones(t)
+func (g Game) TierSiblings(t games.Tier) []games.Tier {
+	v := g.v()
+	w, b, wh, _, ok := v.tierStones(t)
 	if !ok || wh == 0 {
 		return []games.Tier{t}
 	}
 	var out []games.Tier
-	for bh := MaxStones; bh >= 0; bh-- {
+	for bh := v.stones; bh >= 0; bh-- {
 		for _, h := range [2]int{bh + 1, bh} {
 			u := tierOf(w, b, h, bh)
-			if _, _, _, _, ok := tierStones(u); ok && h >= 1 { // hands (0, 0): the moving phase
+			if _, _, _, _, ok := v.tierStones(u); ok && h >= 1 { // hands (0, 0): the moving phase
 				out = append(out, u)
 			}
 		}
@@ -260,9 +271,10 @@ func (Game) TierSiblings(t games.Tier) []games.Tier {
 // the family's first goes into c, at the same slot: the board of c with u's hands after
 // the move, or GameOver where the opponent of u is then left with fewer than three stones
 // on the board and in hand (a capture in a sector whose opponent holds fewer).
-func (Game) SiblingChild(u, c games.Tier) games.Tier {
-	_, _, wh, bh, ok := tierStones(u)
-	cw, cb, _, _, cok := tierStones(c)
+func (g Game) SiblingChild(u, c games.Tier) games.Tier {
+	v := g.v()
+	_, _, wh, bh, ok := v.tierStones(u)
+	cw, cb, _, _, cok := v.tierStones(c)
 	if !ok || !cok || c == games.GameOver {
 		return games.GameOver
 	}
@@ -276,23 +288,25 @@ func (Game) SiblingChild(u, c games.Tier) games.Tier {
 }
 
 // TierSize is the number of classes of the sector: the symmetry classes of its board.
-func (Game) TierSize(t games.Tier) uint64 {
-	w, b, _, _, ok := tierStones(t)
+func (g Game) TierSize(t games.Tier) uint64 {
+	v := g.v()
+	w, b, _, _, ok := v.tierStones(t)
 	if !ok {
 		return 0
 	}
-	return ClassCount(w, b)
+	return v.classCount(w, b)
 }
 
-// TierParams is the sector's table parameters.
-func (Game) TierParams(t games.Tier) any {
-	w, b, wh, bh, _ := tierStones(t)
-	return &Params{W: w, B: b, WH: wh, BH: bh}
+// TierParams is the sector's table parameters: its stones and, but for Nine Men's Morris,
+// the rule set's name.
+func (g Game) TierParams(t games.Tier) any {
+	w, b, wh, bh, _ := g.v().tierStones(t)
+	return &Params{Rules: g.paramsName(), W: w, B: b, WH: wh, BH: bh}
 }
 
 // TierOf returns the sector of a position.
-func (Game) TierOf(state string) (games.Tier, error) {
-	p, err := Parse(state)
+func (g Game) TierOf(state string) (games.Tier, error) {
+	p, err := g.rules().Parse(state)
 	if err != nil {
 		return 0, err
 	}
@@ -302,16 +316,17 @@ func (Game) TierOf(state string) (games.Tier, error) {
 }
 
 // NewTierWorker returns a move generator for one goroutine.
-func (Game) NewTierWorker() games.TierWorker {
-	return &tierWorker{succ: make([]Succ, 0, 512), pred: make([]Pred, 0, 1024)}
+func (g Game) NewTierWorker() games.TierWorker {
+	return &tierWorker{v: g.v(), succ: make([]Succ, 0, 512), pred: make([]Pred, 0, 1024)}
 }
 
 // tierWorker generates the moves of sector positions; its buffers are its own.
 type tierWorker struct {
+	v     *variant // the rule set
 	succ  []Succ
 	pred  []Pred
 	local []uint64
-	secs  [MaxStones + 1][MaxStones + 1]*Sector
+	secs  [maxStones + 1][maxStones + 1]*Sector
 	// captures[c] is the frame of the children whose own stones are some opponent
 	// stones less the one on point c (see captureFrame).
 	captures [Points]childFrame
@@ -325,7 +340,7 @@ type tierWorker struct {
 func (tw *tierWorker) sector(w, b int) *Sector {
 	s := tw.secs[w][b]
 	if s == nil {
-		s = boardSector(w, b)
+		s = tw.v.boardSector(w, b)
 		tw.secs[w][b] = s
 	}
 	return s
@@ -333,7 +348,7 @@ func (tw *tierWorker) sector(w, b int) *Sector {
 
 func (tw *tierWorker) Children(t games.Tier, lo, hi uint64, b *games.ChildBatch) {
 	b.Reset()
-	w, bb, wh, bh, ok := tierStones(t)
+	w, bb, wh, bh, ok := tw.v.tierStones(t)
 	if !ok {
 		for range hi - lo {
 			b.Close()
@@ -354,7 +369,7 @@ func (tw *tierWorker) Children(t games.Tier, lo, hi uint64, b *games.ChildBatch)
 // phase most of them are counted without being ranked at all (see positionChildren).
 func (tw *tierWorker) ChildrenOnce(t games.Tier, lo, hi uint64, once games.Tier, b *games.ChildBatch, counts []uint32) []uint32 {
 	b.Reset()
-	w, bb, wh, bh, ok := tierStones(t)
+	w, bb, wh, bh, ok := tw.v.tierStones(t)
 	if ok && wh == 0 && bh == 0 && once == sectorTier(bb, w) {
 		tw.movingChildren(w, bb, lo, hi, b, &counts)
 		return counts
@@ -391,7 +406,7 @@ func (tw *tierWorker) ChildrenOnce(t games.Tier, lo, hi uint64, once games.Tier,
 // children is Children by Unrank, Successors or Placements and Rank, slot by slot: the
 // placement phase's.
 func (tw *tierWorker) children(t games.Tier, lo, hi uint64, b *games.ChildBatch) {
-	w, bb, wh, bh, _ := tierStones(t)
+	w, bb, wh, bh, _ := tw.v.tierStones(t)
 	sec := tw.sector(w, bb)
 	for s := lo; s < hi; s++ {
 		own, opp := sec.Unrank(s)
@@ -404,8 +419,8 @@ func (tw *tierWorker) children(t games.Tier, lo, hi uint64, b *games.ChildBatch)
 // a placement sector is never solved with another, and has no parents here.
 func (tw *tierWorker) Parents(t games.Tier, slots []uint64, from games.Tier, b *games.ParentBatch) {
 	b.Reset()
-	w, bb, wh, _, ok := tierStones(t)
-	fw, fb, fwh, _, fok := tierStones(from)
+	w, bb, wh, _, ok := tw.v.tierStones(t)
+	fw, fb, fwh, _, fok := tw.v.tierStones(from)
 	if !ok || !fok || wh != 0 || fwh != 0 {
 		for range slots {
 			b.Close()
@@ -419,7 +434,7 @@ func (tw *tierWorker) Parents(t games.Tier, slots []uint64, from games.Tier, b *
 	sec, fsec := tw.sector(w, bb), tw.sector(fw, fb)
 	for _, s := range slots {
 		own, opp := sec.Unrank(s)
-		tw.pred = Predecessors(tw.pred[:0], own, opp)
+		tw.pred = tw.v.predecessors(tw.pred[:0], own, opp)
 		start := len(b.Slots)
 		for _, pr := range tw.pred {
 			if bits.OnesCount32(pr.Own) != fw || bits.OnesCount32(pr.Opp) != fb {

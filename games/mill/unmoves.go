@@ -11,8 +11,12 @@ type Pred struct {
 	Move     Move
 }
 
-// MaxStones is the largest number of stones of a side in the moving phase.
+// MaxStones is the largest number of stones of a side in Nine Men's Morris.
 const MaxStones = 9
+
+// maxStones is the largest number of stones of a side in any rule set of the family
+// (Twelve Men's Morris): the tables' bounds.
+const maxStones = 12
 
 // Predecessors appends to dst the predecessors of the position in which the side to move
 // has the stones own (w of them) and the opponent the stones opp (b of them), and returns
@@ -25,19 +29,28 @@ const MaxStones = 9
 //   - if it is, the move closed a mill and removed a stone of own from an empty point
 //     c ≠ f, where the removal was legal: c was in no mill of own+c, or every stone of
 //     own+c was in a mill. Such predecessors have w+1 stones for the side that was
-//     captured (sector (b, w+1)) and exist only when w < MaxStones.
+//     captured (sector (b, w+1)) and exist only when w is below the rule set's stones.
 //
-// Every predecessor lists the position among its Successors, and the other way round.
-func Predecessors(dst []Pred, own, opp uint32) []Pred {
-	empty := ^(own | opp) & Full
+// Every predecessor lists the position among its Successors, and the other way round. It
+// plays Nine Men's Morris.
+func Predecessors(dst []Pred, own, opp uint32) []Pred { return nine.predecessors(dst, own, opp) }
+
+// Predecessors is the package's Predecessors under the rule set (where a mill wins, a
+// move closing one has no position after it, so no predecessor stands in a mill).
+func (r *Rules) Predecessors(dst []Pred, own, opp uint32) []Pred {
+	return r.compiled().predecessors(dst, own, opp)
+}
+
+func (v *variant) predecessors(dst []Pred, own, opp uint32) []Pred {
+	empty := ^(own | opp) & v.full
 	count := bits.OnesCount32(opp)
-	canGrow := bits.OnesCount32(own) < MaxStones
+	canGrow := bits.OnesCount32(own) < v.stones && !v.millWins
 	spots, spotsKnown := uint32(0), false
 	for ts := opp; ts != 0; ts &= ts - 1 {
 		t := bits.TrailingZeros32(ts)
 		rest := opp &^ (1 << t)
-		fs := spread(t, empty, count)
-		if !InMill(opp, Point(t)) {
+		fs := v.spread(t, empty, count)
+		if !v.inMill(opp, t) {
 			for ; fs != 0; fs &= fs - 1 {
 				f := bits.TrailingZeros32(fs)
 				dst = append(dst, Pred{Own: rest | 1<<f, Opp: own, Move: Move{Point(f), Point(t), NoPoint}})
@@ -48,7 +61,7 @@ func Predecessors(dst []Pred, own, opp uint32) []Pred {
 			continue
 		}
 		if !spotsKnown {
-			spots, spotsKnown = captureSpots(own, empty), true
+			spots, spotsKnown = v.captureSpots(own, empty), true
 		}
 		for ; fs != 0; fs &= fs - 1 {
 			f := bits.TrailingZeros32(fs)
@@ -63,12 +76,12 @@ func Predecessors(dst []Pred, own, opp uint32) []Pred {
 
 // captureSpots returns the empty points c from which a stone of own could have been
 // removed legally: c is in no mill of own+c, or every stone of own+c is in a mill.
-func captureSpots(own, empty uint32) uint32 {
+func (v *variant) captureSpots(own, empty uint32) uint32 {
 	var spots uint32
 	for cs := empty; cs != 0; cs &= cs - 1 {
 		c := bits.TrailingZeros32(cs)
 		victims := own | 1<<c
-		if !InMill(victims, Point(c)) || MillStones(victims) == victims {
+		if !v.inMill(victims, c) || v.millStones(victims) == victims {
 			spots |= 1 << c
 		}
 	}
