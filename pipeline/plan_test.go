@@ -167,9 +167,10 @@ func TestRunUnits(t *testing.T) {
 	t.Parallel()
 	units := []Unit{{ID: "a", MemBytes: 10}, {ID: "b", Deps: []string{"a"}, MemBytes: 10}, {ID: "c", Deps: []string{"a"}, MemBytes: 10},
 		{ID: "d", Deps: []string{"b", "c", "done-before"}, MemBytes: 10}, {ID: "e", MemBytes: 10}}
-	// e, ready from the start, runs until the units eWaits names have started, so that
-	// the units expected to run at once certainly do (a sleep would leave it to the
-	// scheduler, and under -race on one CPU e could end first).
+	// e, ready from the start, and the units eWaits names run until all of those have
+	// started, so that the units expected to run at once certainly do (a sleep would leave
+	// it to the scheduler: under -race on one CPU, or on a loaded machine, e or b could end
+	// before c started).
 	run := func(opt RunOptions, fail string, eWaits ...string) (order []string, peak int, err error) {
 		var mu sync.Mutex
 		var now atomic.Int32
@@ -194,7 +195,9 @@ func TestRunUnits(t *testing.T) {
 				}
 			}
 			mu.Unlock()
-			if units[i].ID == "e" {
+			// e, and each unit it waits for, runs until all of those have started: they
+			// certainly overlap, however late a loaded machine schedules one of them.
+			if units[i].ID == "e" || slices.Contains(eWaits, units[i].ID) {
 				select {
 				case <-others:
 				case <-time.After(time.Minute):
