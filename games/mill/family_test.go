@@ -24,9 +24,10 @@ func (p partGame) BindTierFlags(*flag.FlagSet) func() ([]games.Tier, error) {
 // TestLargeRuleSetsConform runs the tier contract (package gametest) on the rule sets too
 // large for the registry's conformance test (more tiers than Nine Men's Morris), each on
 // its game of 4 stones a side from the empty board: the placement phase, captures and
-// the moving phase, on Nine's board and on the board with diagonals.
+// the moving phase, on Nine's board and on the board with diagonals, and Lasker Morris's
+// merged phases on Nine's board and Seven's.
 func TestLargeRuleSetsConform(t *testing.T) {
-	for _, r := range []*mill.Rules{mill.Ten, mill.Eleven, mill.Twelve} {
+	for _, r := range []*mill.Rules{mill.Ten, mill.Eleven, mill.Twelve, mill.Lasker, mill.LaskerSeven} {
 		t.Run(r.Name, func(t *testing.T) {
 			t.Parallel()
 			g := mill.ForRules(r)

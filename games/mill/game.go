@@ -174,8 +174,12 @@ func NewSectorSpace(w, b, wh, bh int) (*Space, error) { return Nine.NewSectorSpa
 func (r *Rules) NewSectorSpace(w, b, wh, bh int) (*Space, error) {
 	v := r.compiled()
 	if _, _, _, _, ok := v.tierStones(tierOf(w, b, wh, bh)); !ok || w < 0 || b < 0 || wh < 0 || bh < 0 {
+		hands := ", and the hands are equal or the mover's one more"
+		if r.Merged {
+			hands = ""
+		}
 		return nil, fmt.Errorf("mill: no sector %d-%d with %d and %d in hand: a side has 3 to %d stones on the board and in hand, "+
-			"at most as many on the board as it has placed, and the hands are equal or the mover's one more", w, b, wh, bh, r.Stones)
+			"at most as many on the board as it has placed%s", w, b, wh, bh, r.Stones, hands)
 	}
 	return &Space{r: r, w: w, b: b, wh: wh, bh: bh, sec: func() *Sector { return v.probeSector(w, b) }}, nil
 }
@@ -189,6 +193,9 @@ func (s *Space) Slots() uint64 { return s.r.ClassCount(s.w, s.b) } // without th
 // toMove is the colour to move in the sector: White when the hands are equal (and by
 // convention in the moving phase), else Black.
 func (s *Space) toMove() Color {
+	if s.wh == s.bh || s.r.Merged { // merged phases: the hands do not tell; White by convention
+		return White
+	}
 	if s.wh == s.bh {
 		return White
 	}
@@ -256,20 +263,27 @@ func (s *Space) Moves(state string) (moves []games.Move, over values.Outcome, er
 	own, opp := p.OwnOpp()
 	oh, ph := p.Hands()
 	var succ []Succ
-	if oh > 0 {
+	switch {
+	case s.r.Merged:
+		succ = s.r.compiled().mergedSuccessors(nil, own, opp, oh)
+	case oh > 0:
 		succ = s.r.Placements(nil, own, opp)
-	} else {
+	default:
 		succ = s.r.Successors(nil, own, opp)
 	}
 	for _, sc := range succ {
 		m := games.Move{Name: sc.Move.String()}
+		left := oh // the mover's hand after the move
+		if sc.Move.Placement() {
+			left--
+		}
 		switch {
 		case bits.OnesCount32(sc.Own)+ph < MinStones || sc.End == MillWon:
 			m.End = values.Loss
 		case sc.End == BoardFilled:
 			m.End = values.Draw
 		default:
-			m.Next = s.r.Format(FromOwnOpp(sc.Own, sc.Opp, p.ToMove.Other()).withHands(ph, max(oh-1, 0)))
+			m.Next = s.r.Format(FromOwnOpp(sc.Own, sc.Opp, p.ToMove.Other()).withHands(ph, left))
 		}
 		moves = append(moves, m)
 	}

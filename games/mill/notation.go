@@ -170,14 +170,15 @@ func (r *Rules) Parse(s string) (Position, error) {
 		return fail("%s", msg)
 	}
 	p.WhiteHand, p.BlackHand = hands[0], hands[1]
-	if msg := p.check(stones); msg != "" {
+	if msg := p.check(stones, r.Merged); msg != "" {
 		return fail("%s", msg)
 	}
 	return p, nil
 }
 
-// check says what makes p no position of the game, or "".
-func (p Position) check(stones int) string {
+// check says what makes p no position of the game, or "": merged, the phases are merged
+// and the hands say nothing of the side to move.
+func (p Position) check(stones int, merged bool) string {
 	for _, side := range []struct {
 		name string
 		mask uint32
@@ -191,6 +192,7 @@ func (p Position) check(stones int) string {
 		}
 	}
 	switch {
+	case merged:
 	case p.ToMove == White && p.WhiteHand != p.BlackHand:
 		return fmt.Sprintf("White is to move with W:%d B:%d in hand: White moves when both hold the same number", p.WhiteHand, p.BlackHand)
 	case p.ToMove == Black && p.BlackHand != p.WhiteHand+1 && (p.WhiteHand != 0 || p.BlackHand != 0):

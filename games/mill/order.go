@@ -26,6 +26,16 @@ func (tw *tierWorker) ChildrenInOrder(t games.Tier, lo, hi uint64, slots []uint6
 		}
 		return slots
 	}
+	if tw.v.merged && (wh > 0 || bh > 0) {
+		sec := tw.sector(w, bb)
+		for k := lo; k < hi; k++ {
+			slots = append(slots, k)
+			own, opp := sec.Unrank(k)
+			tw.appendMergedChildren(own, opp, wh, bh, b)
+			b.Close()
+		}
+		return slots
+	}
 	sec, swapped := tw.sector(w, bb), tw.sector(bb, w)
 	for opp, own := range swapped.positions(lo, hi) {
 		slots = append(slots, sec.Rank(own, opp))

@@ -39,8 +39,12 @@ type Flying uint8
 const (
 	// FlyNever: stones only slide.
 	FlyNever Flying = iota
-	// FlyAtThree: a side with exactly 3 stones on the board and none in hand flies.
+	// FlyAtThree: a side with exactly 3 stones on the board flies (in split phases it
+	// moves only with none in hand).
 	FlyAtThree
+	// FlyAtThreeInTotal: a side with exactly 3 stones on the board and in hand together
+	// flies (Lasker Morris, where a side may move while it still holds stones).
+	FlyAtThreeInTotal
 )
 
 // Rules is one rule set of the family. The exported fields are the data entry; the
@@ -57,6 +61,10 @@ type Rules struct {
 	// FullBoardDraw: a placement that fills the board (the last of the placement phase,
 	// closing no mill) ends the game in a draw (Twelve Men's Morris).
 	FullBoardDraw bool
+	// Merged: the phases are merged (Lasker Morris): every turn places a stone from the
+	// hand or moves one on the board, while either is possible; otherwise a side places
+	// all its stones before it moves any.
+	Merged bool
 	// Text is the rules written out; its fingerprint names the rule set in every set
 	// built under it (RulesID).
 	Text string
@@ -88,6 +96,11 @@ type variant struct {
 	stones   int
 	flyAt    int // a side with this many stones on the board flies in the moving phase (0: never)
 	millWins bool
+	// merged: every turn may place or move (Rules.Merged); flyTotal: a side flies with 3
+	// stones on the board and in hand together (FlyAtThreeInTotal), else with flyAt on
+	// the board.
+	merged   bool
+	flyTotal bool
 	// drawFull is the mask of a board whose filling draws: the board's points where a
 	// full board draws, else a mask no position holds.
 	drawFull uint32
@@ -157,9 +170,15 @@ func compile(r *Rules) *variant {
 	if n < 1 || n > Points || r.Stones < MinStones || r.Stones > maxStones || 2*r.Stones > n {
 		panic(fmt.Sprintf("mill: rule set %s: %d points, %d stones", r.Name, n, r.Stones))
 	}
-	v := &variant{r: r, points: n, full: 1<<n - 1, stones: r.Stones, millWins: r.MillWins}
-	if r.Flying == FlyAtThree {
+	v := &variant{r: r, points: n, full: 1<<n - 1, stones: r.Stones, millWins: r.MillWins, merged: r.Merged}
+	switch r.Flying {
+	case FlyAtThree:
 		v.flyAt = 3
+	case FlyAtThreeInTotal:
+		v.flyAt, v.flyTotal = 3, true
+	}
+	if r.Merged && (r.MillWins || r.FullBoardDraw) {
+		panic(fmt.Sprintf("mill: rule set %s: merged phases with a mill that wins or a full board's draw", r.Name))
 	}
 	v.drawFull = noMill
 	if r.FullBoardDraw {
@@ -487,6 +506,37 @@ var (
 	// 11 or 12 stones; with 12 a board full at the end of placement is a draw.
 	Eleven = nineLike("eleven", "Eleven Men's Morris", diagonalBoardText, diagonalBoard(), 11, false)
 	Twelve = nineLike("twelve", "Twelve Men's Morris", diagonalBoardText, diagonalBoard(), 12, true)
+	// Lasker is Lasker Morris: Nine's board, 10 stones, merged phases (every turn places or
+	// moves), flying at 3 stones on the board and in hand together.
+	Lasker = laskerLike("lasker", "Lasker Morris", nineBoardText, nineBoard(), 10)
+	// LaskerSix and LaskerSeven play Lasker Morris's rules on the smaller boards of Six and
+	// Seven Men's Morris, with their stones: games small enough to be solved whole and
+	// checked by an independent oracle, raw position by raw position.
+	LaskerSix   = laskerLike("lasker-six", "Lasker Morris on Six Men's Morris's board", squaresBoardText, ringBoard("squares2", 2, false), 6)
+	LaskerSeven = laskerLike("lasker-seven", "Lasker Morris on Seven Men's Morris's board", sevenBoardText, sevenBoard(), 7)
+)
+
+// laskerLike is a rule set of Lasker Morris's rules (merged phases, flying at 3 stones in
+// total) on board b, described by boardText.
+func laskerLike(name, title, boardText string, b *Board, stones int) *Rules {
+	return &Rules{Name: name, Title: title, Board: b, Stones: stones, Flying: FlyAtThreeInTotal, Merged: true,
+		Text: fmt.Sprintf("%s: %s; each side starts with %d stones in hand, White first; every turn either places a "+
+			"stone from the hand on an empty point or moves a stone on the board, while either is possible: a stone "+
+			"slides to an adjacent empty point, or flies to any empty point when its side has exactly 3 stones on the "+
+			"board and in hand together; a placement or a move closing one or more mills removes exactly one opponent "+
+			"stone, from outside the opponent's mills unless all its stones on the board stand in mills (none when "+
+			"the opponent has no stone on the board); a side with fewer than 3 stones on the board and in hand, or "+
+			"without a legal move, loses; repetition is a draw", title, boardText, stones),
+		idPrefix: "mill-" + name + "-v1-"}
+}
+
+const (
+	squaresBoardText = "two squares of 8 points (1–8 outer, 9–16 inner, clockwise from the top-left corner), " +
+		"consecutive points of a square joined and each midpoint to the other square's; the 8 sides are mills"
+	sevenBoardText = "two squares of 8 points (1–8 outer, 9–16 inner, clockwise from the top-left corner) and a " +
+		"centre point 17; consecutive points of a square joined, each midpoint of one square to the other's, and " +
+		"the centre to the inner square's four midpoints; the mills are the 8 sides and the 2 lines through the " +
+		"centre (10-17-14, 12-17-16)"
 )
 
 // smallSquares is Five or Six Men's Morris: two squares joined at their midpoints.
@@ -504,7 +554,7 @@ func smallSquares(name, title string, stones int) *Rules {
 
 // RuleSets lists the rule sets of the family, Nine Men's Morris (the default) first.
 func RuleSets() []*Rules {
-	return []*Rules{Nine, Three, Five, Six, Seven, Ten, Eleven, Twelve}
+	return []*Rules{Nine, Three, Five, Six, Seven, Ten, Eleven, Twelve, Lasker, LaskerSix, LaskerSeven}
 }
 
 // RulesNamed returns the rule set called name.

@@ -38,14 +38,17 @@ func TestNineSymmetriesAreTheAutomorphisms(t *testing.T) {
 func TestRuleSetBoards(t *testing.T) {
 	t.Parallel()
 	want := map[string]struct{ points, lines, mills, syms int }{
-		"nine":   {24, 32, 16, 16},
-		"three":  {9, 16, 8, 8},
-		"five":   {16, 20, 8, 16},
-		"six":    {16, 20, 8, 16},
-		"seven":  {17, 24, 10, 8},
-		"ten":    {24, 32, 16, 16},
-		"eleven": {24, 40, 20, 16},
-		"twelve": {24, 40, 20, 16},
+		"nine":         {24, 32, 16, 16},
+		"three":        {9, 16, 8, 8},
+		"five":         {16, 20, 8, 16},
+		"six":          {16, 20, 8, 16},
+		"seven":        {17, 24, 10, 8},
+		"ten":          {24, 32, 16, 16},
+		"eleven":       {24, 40, 20, 16},
+		"twelve":       {24, 40, 20, 16},
+		"lasker":       {24, 32, 16, 16},
+		"lasker-six":   {16, 20, 8, 16},
+		"lasker-seven": {17, 24, 10, 8},
 	}
 	for _, r := range RuleSets() {
 		t.Run(r.Name, func(t *testing.T) {

@@ -44,6 +44,10 @@ func (v *variant) tierStones(t games.Tier) (w, b, wh, bh int, ok bool) {
 	if wh == 0 && bh == 0 {
 		return w, b, 0, 0, w >= MinStones && w <= n && b >= MinStones && b <= n
 	}
+	if v.merged { // any hands: a side may move before its hand is empty
+		ok = wh <= n && bh <= n && w <= n-wh && b <= n-bh && w+wh >= MinStones && b+bh >= MinStones
+		return w, b, wh, bh, ok
+	}
 	ok = wh >= 1 && (wh == bh || wh == bh+1) && wh <= n &&
 		w <= n-wh && b <= n-bh && w+wh >= MinStones && b+bh >= MinStones
 	return w, b, wh, bh, ok
@@ -104,7 +108,7 @@ func (g Game) Tiers() []games.Tier {
 	out := v.movingTiers()
 	var place []games.Tier
 	for _, t := range reachable(g, placementStart(v.stones)) {
-		if _, _, wh, _, _ := v.tierStones(t); wh > 0 {
+		if _, _, wh, bh, _ := v.tierStones(t); wh > 0 || bh > 0 {
 			place = append(place, t)
 		}
 	}
@@ -216,8 +220,12 @@ func (g Game) ParseTier(name string) (games.Tier, error) {
 		}
 	}
 	k := g.rules().Stones
+	hands := "; WH = BH, or WH = BH+1"
+	if g.rules().Merged {
+		hands = ""
+	}
 	return 0, fmt.Errorf("mill: sector %q: want W-B with %d ≤ W, B ≤ %d (moving phase), or W-B-WH-BH with stones in hand "+
-		"(W, WH of the side to move; at most %d stones a side, at least %d; WH = BH, or WH = BH+1)", name, MinStones, k, k, MinStones)
+		"(W, WH of the side to move; at most %d stones a side, at least %d%s)", name, MinStones, k, k, MinStones, hands)
 }
 
 // TierChildren lists the sectors the moves of sector t lead into.
@@ -227,6 +235,8 @@ func (g Game) TierChildren(t games.Tier) []games.Tier {
 	switch {
 	case !ok:
 		return nil
+	case v.merged && (wh > 0 || bh > 0):
+		return v.mergedChildren(w, b, wh, bh)
 	case wh == 0:
 		out := []games.Tier{sectorTier(b, w)}
 		if b-1 >= MinStones && !v.millWins {
@@ -252,7 +262,7 @@ var _ games.SiblingTiers = Game{}
 func (g Game) TierSiblings(t games.Tier) []games.Tier {
 	v := g.v()
 	w, b, wh, _, ok := v.tierStones(t)
-	if !ok || wh == 0 {
+	if !ok || wh == 0 || v.merged { // Lasker's boards lead to other boards by moves as well
 		return []games.Tier{t}
 	}
 	var out []games.Tier
@@ -278,7 +288,7 @@ func (g Game) SiblingChild(u, c games.Tier) games.Tier {
 	if !ok || !cok || c == games.GameOver {
 		return games.GameOver
 	}
-	if wh == 0 {
+	if wh == 0 || v.merged {
 		return c
 	}
 	if cw+bh < MinStones {
@@ -410,7 +420,11 @@ func (tw *tierWorker) children(t games.Tier, lo, hi uint64, b *games.ChildBatch)
 	sec := tw.sector(w, bb)
 	for s := lo; s < hi; s++ {
 		own, opp := sec.Unrank(s)
-		tw.appendChildren(own, opp, wh, bh, b)
+		if tw.v.merged {
+			tw.appendMergedChildren(own, opp, wh, bh, b)
+		} else {
+			tw.appendChildren(own, opp, wh, bh, b)
+		}
 		b.Close()
 	}
 }
@@ -419,9 +433,13 @@ func (tw *tierWorker) children(t games.Tier, lo, hi uint64, b *games.ChildBatch)
 // a placement sector is never solved with another, and has no parents here.
 func (tw *tierWorker) Parents(t games.Tier, slots []uint64, from games.Tier, b *games.ParentBatch) {
 	b.Reset()
-	w, bb, wh, _, ok := tw.v.tierStones(t)
-	fw, fb, fwh, _, fok := tw.v.tierStones(from)
-	if !ok || !fok || wh != 0 || fwh != 0 {
+	w, bb, wh, bh, ok := tw.v.tierStones(t)
+	fw, fb, fwh, fbh, fok := tw.v.tierStones(from)
+	if ok && fok && tw.v.merged && (wh > 0 || bh > 0) && from == tierOf(bb, w, bh, wh) {
+		tw.mergedParents(w, bb, wh, bh, slots, b)
+		return
+	}
+	if !ok || !fok || wh != 0 || fwh != 0 || fbh != 0 {
 		for range slots {
 			b.Close()
 		}
