@@ -195,22 +195,24 @@ func printPlan(w io.Writer, dir string, units []pipeline.Unit, total, critical u
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "unit\tcores\tmemory\ttime\tslots\t after")
+	fmt.Fprintln(tw, "unit\tcores\tmemory\ttime\tdisk\tslots\t after")
+	var disk uint64
 	for _, u := range units {
 		deps := strings.Join(u.Deps, " ")
 		if deps == "" {
 			deps = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t %s\n", u.ID, u.Cores, humanize.Bytes(u.MemBytes),
-			(time.Duration(u.Seconds) * time.Second).String(), commas(u.Slots), deps)
+		disk += u.DiskBytes
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t %s\n", u.ID, u.Cores, humanize.Bytes(u.MemBytes),
+			(time.Duration(u.Seconds) * time.Second).String(), humanize.Bytes(u.DiskBytes), commas(u.Slots), deps)
 	}
 	tw.Flush()
 	plural := "s"
 	if len(units) == 1 {
 		plural = ""
 	}
-	fmt.Fprintf(w, "%s: %d unit%s to run, %s slots; the longest chain, %s, holds %s slots: at most %.1f× faster on many machines than on one\n",
-		dir, len(units), plural, commas(total), strings.Join(chain, " → "), commas(critical), float64(total)/float64(max(critical, 1)))
+	fmt.Fprintf(w, "%s: %d unit%s to run, %s slots, about %s of files; the longest chain, %s, holds %s slots: at most %.1f× faster on many machines than on one\n",
+		dir, len(units), plural, commas(total), humanize.Bytes(disk), strings.Join(chain, " → "), commas(critical), float64(total)/float64(max(critical, 1)))
 }
 
 // submitScript saves the script in DIR/logs and runs it with bash; the script prints

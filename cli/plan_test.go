@@ -287,7 +287,8 @@ func TestPlanMillAndVerifyUnits(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "mill")
 	code, out, _ := runCmd(t, "", "plan", "mill", "--sectors", "4-3", "-o", dir)
 	if code != exitOK || !strings.Contains(out, "unit  cores") || !strings.Contains(out, "mill-4-3  ") ||
-		!strings.Contains(out, "2 units to run, 1,690,422 slots; the longest chain, mill-3-3 → mill-4-3") {
+		!strings.Contains(out, "2 units to run, 1,690,422 slots, about 660.3 KiB of files; the longest chain, mill-3-3 → mill-4-3") ||
+		!strings.Contains(out, "   disk  ") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	runUnits(t, planJSON(t, "mill", "--sectors", "4-3", "-o", dir))
