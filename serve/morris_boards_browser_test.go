@@ -67,6 +67,7 @@ func morrisSets(t testing.TB) string {
 // the rules the set was built under (a member's file alone: the rules its parameters
 // name), points, lines and mills numbered as the notation numbers them.
 func TestMorrisBoardsInAPI(t *testing.T) {
+	racetest.SkipSlow(t, "builds Morris sets, 12 s")
 	dir := morrisSets(t)
 	_, ts := newServer(t, serve.Options{}, dir, filepath.Join(dir, "seven", "sector-3-3.tsm"))
 	_, body := getOK(t, ts.URL+"/api/v1/tables")
