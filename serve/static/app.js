@@ -277,14 +277,16 @@ function morris(t) {
       const state = view.result.state, pos = parse(state), U = Math.min(120, 384 / layout.size), M = 30, S = layout.size * U + 2 * M;
       const xy = (p) => layout.xy[p - 1].map((g) => M + g * U);
       const moves = view.moves.map((m) => ({...m, ...parseMove(m.move)}));
-      const placing = moves.length ? moves[0].from === null : pos.hand[pos.side] > 0;
+      // Placements and moves of a stone may be offered together (a rule set that lets a
+      // stone move while its side holds stones): rings for the one, arrows for the other.
+      const placing = moves.length ? moves.some((m) => m.from === null) : pos.hand[pos.side] > 0, sliding = moves.some((m) => m.from !== null);
       const plies = (m) => (m.remoteness === undefined ? '' : m.remoteness + 1);
       const short = (m) => ({better: `+${plies(m)}`, worse: `−${plies(m)}`, same: '='})[m.cls] ?? '';
       const colour = (c) => (c === 'W' ? 'white' : 'black');
       const blocked = !view.over && view.result.value === 'loss' && (view.result.remoteness ?? 0) === 0 && !moves.length;
       const inMill = new Set(['W', 'B'].flatMap((c) => millsOf(pos.board, c).flat()));
       const wrap = el('div', {class: 'mill'});
-      // The selection: a stone to move (never in the placement phase), then its target (the
+      // The selection: a stone to move (one a move starts from), then its target (or the
       // point placed on) when a capture there has a choice.
       let from = null, to = null;
       const click = (p) => {
@@ -294,14 +296,13 @@ function morris(t) {
           from = to = null;
           return render();
         }
-        if (placing || (from !== null && p !== from)) {
+        if (from === null ? placing : p !== from) { // a placement on p, or the selected stone to p
           const ms = moves.filter((mv) => mv.from === from && mv.to === p);
           if (ms.length === 1) return view.play(ms[0].next);
           if (ms.length > 1) {
             to = p;
             return render();
           }
-          if (placing) return render();
         }
         from = p !== from && moves.some((mv) => mv.from === p) ? p : null;
         render();
@@ -332,19 +333,19 @@ function morris(t) {
         const shown = moves.filter((m) => (from === null || m.from === from) && (to === null || m.to === to));
         const targets = new Map();
         for (const m of shown) if (!targets.has(`${m.from ?? ''}-${m.to}`)) targets.set(`${m.from ?? ''}-${m.to}`, m);
-        if (placing && to !== null) { // the stone placed, before the capture is chosen
+        if (from === null && to !== null) { // the stone placed, before the capture is chosen
           const [x, y] = xy(to);
           svg.append(el('svg:circle', {class: `stone ${colour(pos.side)} ghost`, 'data-point': to, cx: x, cy: y, r: 18}));
-        } else if (placing) { // a ring on every point a stone may be placed on
-          for (const m of targets.values()) {
-            const [x, y] = xy(m.to), key = String(m.to);
-            svg.append(el('svg:circle', {class: `place ${m.cls}${m.best ? ' best' : ' faint'}`, 'data-move': key, cx: x, cy: y, r: 13},
-              el('svg:title', {}, `${m.move}: ${valueText(m)}`)));
-            svg.append(el('svg:text', {class: `target ${m.cls}`, 'data-move': key, x, y: y + 30, 'text-anchor': 'middle'}, short(m)));
-          }
         } else {
-          const many = from === null && targets.size > 12;
+          const many = from === null && [...targets.values()].filter((m) => m.from !== null).length > 12;
           for (const m of targets.values()) {
+            if (m.from === null) { // a ring on a point a stone may be placed on
+              const [x, y] = xy(m.to), key = String(m.to);
+              svg.append(el('svg:circle', {class: `place ${m.cls}${m.best ? ' best' : ' faint'}`, 'data-move': key, cx: x, cy: y, r: 13},
+                el('svg:title', {}, `${m.move}: ${valueText(m)}`)));
+              svg.append(el('svg:text', {class: `target ${m.cls}`, 'data-move': key, x, y: y + 30, 'text-anchor': 'middle'}, short(m)));
+              continue;
+            }
             const key = `${m.from}-${m.to}`, [x1, y1] = xy(m.from), [x2, y2] = xy(m.to), k = 1 - 10 / Math.hypot(x2 - x1, y2 - y1);
             const look = m.best || from !== null ? '' : many ? ' hidden' : ' faint';
             svg.append(el('svg:line', {class: `arrow ${m.cls}${m.best ? ' best' : ''}${look}`, 'data-move': key,
@@ -365,10 +366,11 @@ function morris(t) {
         }
         const flies = (c) => B.flying && !pos.hand[c] && pos.count(c) === 3 ? ' (flies)' : '';
         const side = millName[pos.side], hint = to !== null ? 'Click the stone to remove.'
-          : placing ? 'Click an empty point to place a stone.' : from !== null ? `Click where ${from} goes.` : 'Click a stone, then where it goes.';
+          : from !== null ? `Click where ${from} goes.` : placing && sliding ? 'Click an empty point to place a stone, or a stone, then where it goes.'
+            : placing ? 'Click an empty point to place a stone.' : 'Click a stone, then where it goes.';
         const caption = view.over ? el('p', {class: 'mill-caption game-over'}, `Game over — ${view.over}.`)
           : blocked ? el('p', {class: 'mill-caption game-over'}, `Game over — ${side} cannot move: ${millName[millOther[pos.side]]} wins.`)
-            : el('p', {class: 'mill-caption'}, el('span', {class: `dot ${colour(pos.side)}`}), ` ${side} to ${placing ? 'place' : 'move'}. `,
+            : el('p', {class: 'mill-caption'}, el('span', {class: `dot ${colour(pos.side)}`}), ` ${side} to ${placing && sliding ? 'place or move' : placing ? 'place' : 'move'}. `,
               el('small', {}, `White ${pos.count('W')}${flies('W')}, Black ${pos.count('B')}${flies('B')} stones on the board. `, hint));
         wrap.replaceChildren(el('div', {class: 'mill-hands', style: `max-width: ${S}px`}, hand('W'), svg, hand('B')), caption);
       };
