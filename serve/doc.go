@@ -11,13 +11,17 @@
 //
 // The API:
 //
-//	GET  /api/v1/tables                      {"tables":[{"name","kind","game","params","set","info"}, …]}
+//	GET  /api/v1/tables                      {"tables":[{"name","kind","game","params","board","set","info"}, …]}
 //	GET  /api/v1/tables/{name}               one entry of the list
 //	GET  /api/v1/tables/{name}/probe?state=S[&path=1][&moves=0]
 //	                                         one probe result (below)
 //	POST /api/v1/tables/{name}/probe         states one per line in the body; NDJSON, one
 //	                                         probe result per line, flushed as it goes
 //	GET  /api/v1/tables/{name}/chart.svg     the value distribution (DistributionSVG)
+//
+// "board" is there only for a game played on a board of points and lines (games.Boarded:
+// the Morris family): the board of the rules the table was built under, as data, from
+// which the page draws it.
 //
 // A probe result ([Result]) is the object `tablesmith query --json` prints — state,
 // remoteness, reachable, bound, value, path, error — plus "moves": every neighbour with

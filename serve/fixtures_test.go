@@ -42,7 +42,7 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, dir := range []string{fixDir, millDir, promDir} {
+	for _, dir := range []string{fixDir, millDir, promDir, morrisDir} {
 		if dir != "" {
 			os.RemoveAll(dir)
 		}

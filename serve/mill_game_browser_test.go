@@ -26,23 +26,30 @@ const mill3Start = "........................ W W:3 B:3"
 // its empty board's sector 0-0-3-3 and every sector it leads to) into a set named m3.
 func mill3Fixture(t *testing.T) string {
 	t.Helper()
-	g := mill.Game{}
-	start, err := g.ParseTier("0-0-3-3")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := filepath.Join(t.TempDir(), "m3")
-	if err := pipeline.BuildTierSet(context.Background(), g, dir, pipeline.TierPlan(g, []games.Tier{start}), pipeline.TierOptions{Workers: 2}); err != nil {
+	if err := buildMorris(mill.Nine, 3, dir); err != nil {
 		t.Fatal(err)
 	}
 	return dir
 }
 
-// millPage drives the explorer's Mühle board and checks it against the set.
+// buildMorris builds the whole game of stones a side under the rule set r into the set
+// dir: `tablesmith build mill --rules NAME --stones N -o DIR`.
+func buildMorris(r *mill.Rules, stones int, dir string) error {
+	g := mill.ForRules(r)
+	start, err := g.ParseTier(fmt.Sprintf("0-0-%d-%d", stones, stones))
+	if err != nil {
+		return err
+	}
+	return pipeline.BuildTierSet(context.Background(), g, dir, pipeline.TierPlan(g, []games.Tier{start}), pipeline.TierOptions{Workers: 2})
+}
+
+// millPage drives the explorer's board of a Morris set and checks it against the set.
 type millPage struct {
 	*browser
-	t   *testing.T
-	set *tables.Set
+	t      *testing.T
+	set    *tables.Set
+	points int // the board's
 }
 
 func (p *millPage) state() string { return p.eval(`document.querySelector('#state-input').value`) }
@@ -50,7 +57,39 @@ func (p *millPage) state() string { return p.eval(`document.querySelector('#stat
 // waitState waits until the page shows state (probed and drawn).
 func (p *millPage) waitState(state string) {
 	p.t.Helper()
-	p.waitFor("the position "+state, fmt.Sprintf(`document.querySelector('#state-input').value === %q && document.querySelectorAll('#board .mill-hit').length === 24`, state))
+	p.waitFor("the position "+state, fmt.Sprintf(`document.querySelector('#state-input').value === %q && document.querySelectorAll('#board .mill-hit').length === %d`, state, p.points))
+}
+
+// splitMove splits a move of the notation: the stone moved ("" for a placement), the
+// point it goes to, the stone removed ("" for none).
+func splitMove(move string) (from, to, remove string) {
+	from, to, slide := strings.Cut(move, "-")
+	if !slide {
+		from, to = "", from
+	}
+	to, remove, _ = strings.Cut(to, "x")
+	return from, to, remove
+}
+
+// clickMove plays move at state by clicking the board: the stone (a slide or a flight),
+// its target, then the stone to remove when the set's captures there leave a choice.
+func (p *millPage) clickMove(state, move string) {
+	p.t.Helper()
+	from, to, remove := splitMove(move)
+	if from != "" {
+		p.click(atoi(p.t, from))
+		p.waitFor("the stone selected", fmt.Sprintf(`!!document.querySelector('#board circle.stone.selected[data-point="%s"]')`, from))
+	}
+	p.click(atoi(p.t, to))
+	if remove == "" {
+		return
+	}
+	_, ms := p.moves(state)
+	head, _, _ := strings.Cut(move, "x")
+	if slices.IndexFunc(ms, func(m tables.MoveAnswer) bool { return m.Move != move && strings.HasPrefix(m.Move, head+"x") }) >= 0 {
+		p.waitFor("the choice of a stone to remove", `document.querySelector('.mill-caption').textContent.includes('Click the stone to remove.')`)
+		p.click(atoi(p.t, remove))
+	}
 }
 
 // click clicks a point of the board.
@@ -134,7 +173,9 @@ func handsOf(state string) string {
 }
 
 // TestMillGameInBrowser plays the whole game of 3 stones a side on the explorer page in a
-// real headless browser, from the empty board: it starts a new game, places stones by
+// real headless browser, from the empty board: it starts a new game, checks the board
+// drawn (Nine's 24 points and 32 lines, laid out as the notation numbers them) and the
+// value of every placement against the set, places stones by
 // clicking empty points, checks the stones in hand and the strip of values after every ply
 // against the set, asks the computer for a move (the set's best), undoes it, plays until a
 // placement closes a mill and removes a stone by clicking it (the stones offered are the
@@ -150,7 +191,7 @@ func TestMillGameInBrowser(t *testing.T) {
 	}
 	t.Cleanup(func() { set.Close() })
 	_, ts := newServer(t, serve.Options{}, dir)
-	p := &millPage{browser: b, t: t, set: set}
+	p := &millPage{browser: b, t: t, set: set, points: 24}
 
 	// Typed: a moving-phase position; then the new game's button shows the empty board.
 	b.do(chromedp.Navigate(ts.URL + "/#table=m3&state=" + strings.ReplaceAll(millWin, " ", "+")))
@@ -171,9 +212,8 @@ func TestMillGameInBrowser(t *testing.T) {
 	if got, want := p.strip(), "start:win 23*"; got != want {
 		t.Errorf("the strip says %q, want %q", got, want)
 	}
-	if n := b.eval(`String(document.querySelectorAll('#board circle.place').length)`); n != "24" {
-		t.Errorf("%s points to place on, want 24", n)
-	}
+	p.checkBoard(mill.Nine.Board)
+	p.checkValues(mill3Start) // the 24 placements
 	if c := b.eval(`document.querySelector('.mill-caption').textContent`); !strings.HasPrefix(c, " White to place.") {
 		t.Errorf("the caption says %q", c)
 	}
@@ -205,13 +245,7 @@ func TestMillGameInBrowser(t *testing.T) {
 		if next == "" {
 			t.Fatalf("%s: %s ends the game", from, move)
 		}
-		to := move
-		if a, rest, ok := strings.Cut(move, "-"); ok { // the stone, then its target
-			p.click(atoi(t, a))
-			b.waitFor("the stone selected", fmt.Sprintf(`!!document.querySelector('#board circle.stone.selected[data-point="%s"]')`, a))
-			to = rest
-		}
-		p.click(atoi(t, to))
+		p.clickMove(from, move)
 		p.waitState(next)
 		wantStrip = append(wantStrip, move+":"+p.valueText(next))
 		if got := p.hands(); got != handsOf(next) {

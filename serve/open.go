@@ -17,11 +17,12 @@ import (
 
 // entry is one table or set the server answers from; its JSON is an item of the list.
 type entry struct {
-	Name   string          `json:"name"`   // the URL name, unique
-	Kind   string          `json:"kind"`   // the game's kind: puzzle, pdb, two-player
-	Game   string          `json:"game"`   // the registry's game name: the page's board renderer
-	Params json.RawMessage `json:"params"` // the game's parameters (board size, pegs, …)
-	Set    bool            `json:"set"`    // info is a tables.SetInfo, not a tables.Info
+	Name   string          `json:"name"`            // the URL name, unique
+	Kind   string          `json:"kind"`            // the game's kind: puzzle, pdb, two-player
+	Game   string          `json:"game"`            // the registry's game name: the page's board renderer
+	Params json.RawMessage `json:"params"`          // the game's parameters (board size, pegs, …)
+	Board  *games.Board    `json:"board,omitempty"` // a board of points and lines, as data (games.Boarded)
+	Set    bool            `json:"set"`             // info is a tables.SetInfo, not a tables.Info
 	Info   any             `json:"info"`
 
 	src   Source
@@ -157,7 +158,19 @@ func (s *Server) addTable(path string, t *tables.Table) {
 	info.Build = publicBuild(info.Build)
 	in := t.Instance()
 	s.insert(&entry{Name: s.uniqueName(path), Kind: games.KindOf(in.Game), Game: in.Game.Name(), Params: info.Params,
-		Info: info, src: t, chart: DistributionSVG(info), hide: newHider(path)})
+		Board: boardOf(in.Space, in.Game), Info: info, src: t, chart: DistributionSVG(info), hide: newHider(path)})
+}
+
+// boardOf describes the board of the first of xs that is played on one (games.Boarded):
+// a table's space before its game, for the space plays the rules its parameters name.
+func boardOf(xs ...any) *games.Board {
+	for _, x := range xs {
+		if b, ok := x.(games.Boarded); ok {
+			d := b.Board()
+			return &d
+		}
+	}
+	return nil
 }
 
 func (s *Server) addSet(path string, set *tables.Set) {
@@ -180,8 +193,9 @@ func (s *Server) addSet(path string, set *tables.Set) {
 	if m := set.Manifest(); m.Kind == format.SetPDB && len(m.Params) > 0 { // the board, not the first group's tiles
 		e.Params = m.Params
 	}
-	if g := set.Tiered(); g != nil { // the tiers, not the first one's parameters
+	if g := set.Tiered(); g != nil { // the tiers, not the first one's parameters; the board of the set's rules
 		e.Params, _ = json.Marshal(map[string][]string{g.TierNoun() + "s": set.TierNames()})
+		e.Board = boardOf(g)
 	}
 	s.insert(e)
 }

@@ -1,6 +1,7 @@
 // tablesmith explorer: pick a table, look up a state, see and play every move with its
 // value. The position lives in the URL hash (#table=NAME&state=STATE), so it can be shared.
-// Boards are drawn by a renderer per game (the registry's game name); a game without one
+// Boards are drawn by a renderer per game (the registry's game name) — one for every board
+// of the Morris family, drawn from the board the server sends as data; a game without one
 // is shown as text.
 'use strict';
 
@@ -63,9 +64,12 @@ function arrowHeads() {
 // ---- board renderers, keyed by game name ----
 // Each has goal(params) → state, describe(from, move, params) → a move's name, and
 // draw(view) → an element; view = {params, result, moves: [{...move, cls, best, next}],
-// play(state), over}: next is the state a move leads to. Optional: next(state, move) when
-// a move's state is not the one to show (a game's last move), over(state) → a text when
-// the game is over there (no probe is made), chartKey(state) → the chart panel of a set.
+// play(state), over}: next is the state a move leads to, over the text of a game's end.
+// Optional: next(state, move) when a move's state is not the one to show (a game's last
+// move), over(state) → {text, value} when the game is over there (no probe is made; value
+// is the side to move's), chartKey(state) → the chart panel of a set. A game's entry may
+// instead be a function of the table's entry that makes its renderer (the Morris family's,
+// from the board the server sends).
 
 const slide = {
   parse: (s) => (s.trim().includes(' ') ? s.trim().split(/\s+/) : [...s.trim()]).map(Number),
@@ -150,20 +154,32 @@ const hanoi = {
   },
 };
 
-// Nine Men's Morris (Mühle): points 1..24 as in DESIGN.md — the outer square 1–8
-// clockwise from the top-left corner, the middle 9–16, the inner 17–24 — on a 7×7 grid.
-const millXY = [];
-for (let sq = 0; sq < 3; sq++) {
-  for (const [i, j] of [[0, 0], [1, 0], [2, 0], [2, 1], [2, 2], [1, 2], [0, 2], [0, 1]]) millXY.push([sq + i * (3 - sq), sq + j * (3 - sq)]);
+// The Morris family (Mühle): one renderer for every board, made per table from the board
+// the server sends as data (the entry's "board": points, lines, mills and the rules that
+// end a game). Points are numbered as the notation numbers them (docs/REFERENCE.md, "The
+// Morris family"): ring by ring from the outside, each ring 8 points clockwise from its
+// top-left corner (corners and midpoints of a square), a centre point last.
+
+// morrisLayout places the points of a board of n points on a grid: with R rings, ring s
+// is the square from (s, s) to (2R − s, 2R − s), the centre (R, R). It returns the grid
+// coordinates of points 1..n (at 0..n−1) and the grid's size, or null for a board of
+// other points.
+function morrisLayout(n) {
+  const rings = Math.floor(n / 8);
+  if (!rings || n % 8 > 1) return null;
+  const xy = [];
+  for (let s = 0; s < rings; s++) {
+    for (const [i, j] of [[0, 0], [1, 0], [2, 0], [2, 1], [2, 2], [1, 2], [0, 2], [0, 1]]) xy.push([s + i * (rings - s), s + j * (rings - s)]);
+  }
+  if (n % 8) xy.push([rings, rings]);
+  return {xy, size: 2 * rings};
 }
-// The board's lines: the sides of the three squares and the four cross lines.
-const millLines = [[1, 3], [3, 5], [5, 7], [7, 1], [9, 11], [11, 13], [13, 15], [15, 9], [17, 19], [19, 21], [21, 23], [23, 17],
-  [2, 18], [4, 20], [6, 22], [8, 24]];
 const millName = {W: 'White', B: 'Black'}, millOther = {W: 'B', B: 'W'};
 
-const mill = {
-  // parse reads "24 × W/B/. + space + W|B", then the stones in hand "W:n B:m" (omitted in
-  // the moving phase): the board (points 1..24 at 0..23), the side to move and the hands.
+// The notation of every board: a position, a move.
+const millNotation = {
+  // parse reads one of W/B/. a point, a space and W|B, then the stones in hand "W:n B:m"
+  // (omitted in the moving phase): the board (point p at p−1), the side to move and the hands.
   parse(s) {
     const [board = '', side = '', ...rest] = s.trim().split(/\s+/), b = [...board], hand = {W: 0, B: 0};
     for (const f of rest) {
@@ -181,171 +197,197 @@ const mill = {
   },
   // apply returns the position after a move.
   apply(state, move) {
-    const pos = mill.parse(state), mv = mill.parseMove(move), side = pos.side;
+    const pos = millNotation.parse(state), mv = millNotation.parseMove(move), side = pos.side;
     if (mv.from === null) pos.hand[side]--;
     else pos.board[mv.from - 1] = '.';
     pos.board[mv.to - 1] = side;
     if (mv.remove) pos.board[mv.remove - 1] = '.';
     pos.side = millOther[side];
-    return mill.format(pos);
-  },
-  // starts lists the stones a side of the set's whole games begins with: its empty-board
-  // sectors 0-0-n-n, fewest first.
-  starts: (p) => (p.sectors ?? []).map((name) => /^0-0-(\d+)-(\d+)$/.exec(name)).filter((m) => m && m[1] === m[2])
-    .map((m) => Number(m[1])).sort((a, b) => a - b),
-  start: (n) => `${'.'.repeat(24)} W W:${n} B:${n}`,
-  // startOf says the stones a side begins with when state is an empty board, else undefined.
-  startOf: (state) => {
-    const m = /^\.{24} W W:(\d) B:(\d)$/.exec(state.trim());
-    return m && m[1] === m[2] ? Number(m[1]) : undefined;
-  },
-  // The default position: the empty board of the largest whole game the set holds; else
-  // White to move in the set's first sector (3-3: the README's example, a win in 1), else
-  // stones from point 1 (White) and point 24 down (Black).
-  goal(p) {
-    const starts = mill.starts(p);
-    if (starts.length) return mill.start(starts[starts.length - 1]);
-    const [w, b] = (p.sectors?.[0] ?? `${p.w}-${p.b}`).split('-').map(Number);
-    if (w === 3 && b === 3) return 'W.W.....B.B..W......B... W';
-    return `${'W'.repeat(w)}${'.'.repeat(24 - w - b)}${'B'.repeat(b)} W`;
-  },
-  describe: (from, m) => m.move,
-  // A move that leaves the opponent 2 stones (on the board and in hand) ends the game: the
-  // API gives it no state; the page shows the board after it.
-  next: (state, m) => m.state ?? mill.apply(state, m.move),
-  over(state) {
-    const pos = mill.parse(state);
-    if (pos.board.length !== 24 || !millName[pos.side]) return null;
-    const left = (c) => pos.count(c) + pos.hand[c];
-    for (const c of ['W', 'B']) {
-      if (left(c) < 3 && left(millOther[c]) >= 3) return `${millName[c]} has ${left(c)} stones left: ${millName[millOther[c]]} wins`;
-    }
-    return null;
-  },
-  // The sector: stones of the side to move, then of the opponent; in the placement phase
-  // then their stones in hand.
-  chartKey(state) {
-    const pos = mill.parse(state), me = pos.side, you = millOther[me];
-    const hands = pos.hand.W || pos.hand.B ? `-${pos.hand[me]}-${pos.hand[you]}` : '';
-    return `${pos.count(me)}-${pos.count(you)}${hands}`;
-  },
-  // The board as it looks, the stones, the stones in hand beside it, and every legal move
-  // coloured by its value: in the placement phase a ring on each empty point (the best
-  // solid, the others faint) with its value, in the moving phase an arrow (the best solid,
-  // the others faint, or left out when there are many), and a cross on the stone a capture
-  // removes. Click an empty point to place; click a stone, then its target, to move; then
-  // (when a capture has a choice) the stone to remove. A move hovered in the list is shown
-  // alone.
-  draw(view) {
-    const state = view.result.state, pos = mill.parse(state), U = 64, M = 30, S = 6 * U + 2 * M;
-    const xy = (p) => millXY[p - 1].map((g) => M + g * U);
-    const moves = view.moves.map((m) => ({...m, ...mill.parseMove(m.move)}));
-    const placing = moves.length ? moves[0].from === null : pos.hand[pos.side] > 0;
-    const plies = (m) => (m.remoteness === undefined ? '' : m.remoteness + 1);
-    const short = (m) => ({better: `+${plies(m)}`, worse: `−${plies(m)}`, same: '='})[m.cls] ?? '';
-    const colour = (c) => (c === 'W' ? 'white' : 'black');
-    const blocked = !view.over && view.result.value === 'loss' && (view.result.remoteness ?? 0) === 0 && !moves.length;
-    const wrap = el('div', {class: 'mill'});
-    // The selection: a stone to move (never in the placement phase), then its target (the
-    // point placed on) when a capture there has a choice.
-    let from = null, to = null;
-    const click = (p) => {
-      if (to !== null) { // the stone to remove
-        const m = moves.find((mv) => mv.from === from && mv.to === to && mv.remove === p);
-        if (m) return view.play(m.next);
-        from = to = null;
-        return render();
-      }
-      if (placing || (from !== null && p !== from)) {
-        const ms = moves.filter((mv) => mv.from === from && mv.to === p);
-        if (ms.length === 1) return view.play(ms[0].next);
-        if (ms.length > 1) {
-          to = p;
-          return render();
-        }
-        if (placing) return render();
-      }
-      from = p !== from && moves.some((mv) => mv.from === p) ? p : null;
-      render();
-    };
-    // hand shows the stones a side still holds, a row beside the board (White's above it,
-    // Black's below), the side to move's outlined.
-    const hand = (c) => el('div', {class: `hand${c === pos.side && !view.over && !blocked ? ' to-move' : ''}`, 'data-side': c},
-      el('span', {class: 'hand-name'}, millName[c]),
-      el('span', {class: 'hand-stones'}, ...Array.from({length: pos.hand[c]}, () => el('span', {class: `dot ${colour(c)}`}))),
-      el('span', {class: 'hand-count'}, `${pos.hand[c]} in hand`),
-      el('small', {class: 'hand-board'}, `${pos.count(c)} on the board`));
-    const render = () => {
-      const svg = el('svg:svg', {class: 'mill-board', width: S, height: S, viewBox: `0 0 ${S} ${S}`}, arrowHeads(),
-        el('svg:rect', {class: 'wood', x: 2, y: 2, width: S - 4, height: S - 4, rx: 10}));
-      for (const [a, b] of millLines) {
-        const [x1, y1] = xy(a), [x2, y2] = xy(b);
-        svg.append(el('svg:line', {class: 'mill-line', x1, y1, x2, y2}));
-      }
-      for (let p = 1; p <= 24; p++) {
-        const [x, y] = xy(p), c = pos.board[p - 1];
-        svg.append(el('svg:circle', {class: 'mill-point', cx: x, cy: y, r: 5}), el('svg:text', {class: 'mill-num', x: x + 13, y: y - 13}, String(p)));
-        if (c === 'W' || c === 'B') {
-          svg.append(el('svg:circle', {class: `stone ${colour(c)}${p === from ? ' selected' : ''}`, 'data-point': p, cx: x, cy: y, r: 18}));
-        }
-      }
-      // The moves of the selection (all without one); a from-to pair has the colour of its
-      // best move (moves come best first).
-      const shown = moves.filter((m) => (from === null || m.from === from) && (to === null || m.to === to));
-      const targets = new Map();
-      for (const m of shown) if (!targets.has(`${m.from ?? ''}-${m.to}`)) targets.set(`${m.from ?? ''}-${m.to}`, m);
-      if (placing && to !== null) { // the stone placed, before the capture is chosen
-        const [x, y] = xy(to);
-        svg.append(el('svg:circle', {class: `stone ${colour(pos.side)} ghost`, 'data-point': to, cx: x, cy: y, r: 18}));
-      } else if (placing) { // a ring on every point a stone may be placed on
-        for (const m of targets.values()) {
-          const [x, y] = xy(m.to), key = String(m.to);
-          svg.append(el('svg:circle', {class: `place ${m.cls}${m.best ? ' best' : ' faint'}`, 'data-move': key, cx: x, cy: y, r: 13},
-            el('svg:title', {}, `${m.move}: ${valueText(m)}`)));
-          svg.append(el('svg:text', {class: `target ${m.cls}`, 'data-move': key, x, y: y + 30, 'text-anchor': 'middle'}, short(m)));
-        }
-      } else {
-        const many = from === null && targets.size > 12;
-        for (const m of targets.values()) {
-          const key = `${m.from}-${m.to}`, [x1, y1] = xy(m.from), [x2, y2] = xy(m.to), k = 1 - 10 / Math.hypot(x2 - x1, y2 - y1);
-          const look = m.best || from !== null ? '' : many ? ' hidden' : ' faint';
-          svg.append(el('svg:line', {class: `arrow ${m.cls}${m.best ? ' best' : ''}${look}`, 'data-move': key,
-            'marker-end': `url(#head-${m.cls})`, x1, y1, x2: x1 + (x2 - x1) * k, y2: y1 + (y2 - y1) * k,
-            onclick: () => { from = m.from; click(m.to); }}, el('svg:title', {}, `${m.move}: ${valueText(m)}`)));
-          if (from !== null && to === null) svg.append(el('svg:text', {class: `target ${m.cls}`, x: x2, y: y2 + 32, 'text-anchor': 'middle'}, short(m)));
-        }
-      }
-      for (const m of shown.filter((mv) => mv.remove)) {
-        const [x, y] = xy(m.remove), r = 11;
-        svg.append(el('svg:path', {class: `capture ${m.cls}${m.best || to !== null ? '' : ' hidden'}`, 'data-move': m.move,
-          d: `M${x - r},${y - r}L${x + r},${y + r}M${x + r},${y - r}L${x - r},${y + r}`}));
-        if (to !== null) svg.append(el('svg:text', {class: `target ${m.cls}`, x, y: y + 34, 'text-anchor': 'middle'}, short(m)));
-      }
-      for (let p = 1; p <= 24; p++) { // the click targets, on top
-        const [x, y] = xy(p);
-        svg.append(el('svg:circle', {class: 'mill-hit', 'data-point': p, cx: x, cy: y, r: 24, onclick: () => click(p)}));
-      }
-      const flies = (c) => !pos.hand[c] && pos.count(c) === 3 ? ' (flies)' : '';
-      const side = millName[pos.side], hint = to !== null ? 'Click the stone to remove.'
-        : placing ? 'Click an empty point to place a stone.' : from !== null ? `Click where ${from} goes.` : 'Click a stone, then where it goes.';
-      const caption = view.over ? el('p', {class: 'mill-caption game-over'}, `Game over — ${view.over}.`)
-        : blocked ? el('p', {class: 'mill-caption game-over'}, `Game over — ${side} cannot move: ${millName[millOther[pos.side]]} wins.`)
-          : el('p', {class: 'mill-caption'}, el('span', {class: `dot ${colour(pos.side)}`}), ` ${side} to ${placing ? 'place' : 'move'}. `,
-            el('small', {}, `White ${pos.count('W')}${flies('W')}, Black ${pos.count('B')}${flies('B')} stones on the board. `, hint));
-      wrap.replaceChildren(el('div', {class: 'mill-hands', style: `max-width: ${S}px`}, hand('W'), svg, hand('B')), caption);
-    };
-    // Hovering a move in the list shows it alone (classes only: the board's nodes stay,
-    // so that a click in progress keeps its target).
-    view.hover = (m, on) => {
-      const svg = wrap.querySelector('svg');
-      svg.classList.toggle('hovering', on);
-      svg.querySelectorAll('.hl').forEach((e) => e.classList.remove('hl'));
-      if (on) svg.querySelectorAll(`[data-move="${m.move}"], [data-move="${m.move.replace(/x.*/, '')}"]`).forEach((e) => e.classList.add('hl'));
-    };
-    render();
-    return wrap;
+    return millNotation.format(pos);
   },
 };
+
+// morris makes the renderer of a table of the Morris family from its board (t.board); a
+// table without one, or whose points are not rings of 8, is shown as text.
+function morris(t) {
+  const B = t.board, layout = B && morrisLayout(B.points);
+  if (!layout) return plain;
+  const N = B.points, {parse, parseMove, apply} = millNotation;
+  // millsOf lists the mills the stones of colour c complete on a board.
+  const millsOf = (board, c) => B.mills.filter((m) => m.every((p) => board[p - 1] === c));
+  const mill = {
+    // starts lists the stones a side of the set's whole games begins with: its empty-board
+    // sectors 0-0-n-n, fewest first.
+    starts: (p) => (p.sectors ?? []).map((name) => /^0-0-(\d+)-(\d+)$/.exec(name)).filter((m) => m && m[1] === m[2])
+      .map((m) => Number(m[1])).sort((a, b) => a - b),
+    start: (n) => `${'.'.repeat(N)} W W:${n} B:${n}`,
+    // startOf says the stones a side begins with when state is an empty board, else undefined.
+    startOf: (state) => {
+      const m = new RegExp(`^\\.{${N}} W W:(\\d+) B:(\\d+)$`).exec(state.trim());
+      return m && m[1] === m[2] ? Number(m[1]) : undefined;
+    },
+    // The default position: the empty board of the largest whole game the set holds; else
+    // White to move in the set's first sector (on Nine's board 3-3 is the README's example,
+    // a win in 1), else stones from point 1 (White) and the last point down (Black).
+    goal(p) {
+      const starts = mill.starts(p);
+      if (starts.length) return mill.start(starts[starts.length - 1]);
+      const [w, b] = (p.sectors?.[0] ?? `${p.w}-${p.b}`).split('-').map(Number);
+      if (w === 3 && b === 3 && B.name === 'nine') return 'W.W.....B.B..W......B... W';
+      return `${'W'.repeat(w)}${'.'.repeat(N - w - b)}${'B'.repeat(b)} W`;
+    },
+    describe: (from, m) => m.move,
+    // A move that ends the game (it leaves the opponent 2 stones, closes a mill where a mill
+    // wins, or fills the board where that draws) has no state in the API; the page shows
+    // the board after it.
+    next: (state, m) => m.state ?? apply(state, m.move),
+    // over says, for a position the game ended in, why and its value for the side to
+    // move: the tables hold no such position.
+    over(state) {
+      const pos = parse(state), last = millOther[pos.side];
+      if (pos.board.length !== N || !last) return null;
+      if (B.mill_wins) {
+        const [m] = millsOf(pos.board, last);
+        if (m) return {text: `${millName[last]} closed the mill ${m.join('-')}: ${millName[last]} wins`, value: 'loss'};
+      } else {
+        const left = (c) => pos.count(c) + pos.hand[c];
+        for (const c of ['W', 'B']) {
+          if (left(c) < 3 && left(millOther[c]) >= 3) return {text: `${millName[c]} has ${left(c)} stones left: ${millName[millOther[c]]} wins`, value: 'loss'};
+        }
+      }
+      if (B.full_board_draw && !pos.board.includes('.')) return {text: 'the board is full: a draw', value: 'draw'};
+      return null;
+    },
+    // The sector: stones of the side to move, then of the opponent; in the placement phase
+    // then their stones in hand.
+    chartKey(state) {
+      const pos = parse(state), me = pos.side, you = millOther[me];
+      const hands = pos.hand.W || pos.hand.B ? `-${pos.hand[me]}-${pos.hand[you]}` : '';
+      return `${pos.count(me)}-${pos.count(you)}${hands}`;
+    },
+    // The board as it looks — its lines from the board's data, the stones (those standing
+    // in a mill marked), the stones in hand beside it — and every legal move coloured by
+    // its value: in the placement phase a ring on each empty point (the best solid, the
+    // others faint) with its value, in the moving phase an arrow (the best solid, the
+    // others faint, or left out when there are many), and a cross on the stone a capture
+    // removes. Click an empty point to place; click a stone, then its target, to move; then
+    // (when a capture has a choice) the stone to remove. A move hovered in the list is
+    // shown alone.
+    draw(view) {
+      const state = view.result.state, pos = parse(state), U = Math.min(120, 384 / layout.size), M = 30, S = layout.size * U + 2 * M;
+      const xy = (p) => layout.xy[p - 1].map((g) => M + g * U);
+      const moves = view.moves.map((m) => ({...m, ...parseMove(m.move)}));
+      // Placements and moves of a stone may be offered together (a rule set that lets a
+      // stone move while its side holds stones): rings for the one, arrows for the other.
+      const placing = moves.length ? moves.some((m) => m.from === null) : pos.hand[pos.side] > 0, sliding = moves.some((m) => m.from !== null);
+      const plies = (m) => (m.remoteness === undefined ? '' : m.remoteness + 1);
+      const short = (m) => ({better: `+${plies(m)}`, worse: `−${plies(m)}`, same: '='})[m.cls] ?? '';
+      const colour = (c) => (c === 'W' ? 'white' : 'black');
+      const blocked = !view.over && view.result.value === 'loss' && (view.result.remoteness ?? 0) === 0 && !moves.length;
+      const inMill = new Set(['W', 'B'].flatMap((c) => millsOf(pos.board, c).flat()));
+      const wrap = el('div', {class: 'mill'});
+      // The selection: a stone to move (one a move starts from), then its target (or the
+      // point placed on) when a capture there has a choice.
+      let from = null, to = null;
+      const click = (p) => {
+        if (to !== null) { // the stone to remove
+          const m = moves.find((mv) => mv.from === from && mv.to === to && mv.remove === p);
+          if (m) return view.play(m.next);
+          from = to = null;
+          return render();
+        }
+        if (from === null ? placing : p !== from) { // a placement on p, or the selected stone to p
+          const ms = moves.filter((mv) => mv.from === from && mv.to === p);
+          if (ms.length === 1) return view.play(ms[0].next);
+          if (ms.length > 1) {
+            to = p;
+            return render();
+          }
+        }
+        from = p !== from && moves.some((mv) => mv.from === p) ? p : null;
+        render();
+      };
+      // hand shows the stones a side still holds, a row beside the board (White's above it,
+      // Black's below), the side to move's outlined.
+      const hand = (c) => el('div', {class: `hand${c === pos.side && !view.over && !blocked ? ' to-move' : ''}`, 'data-side': c},
+        el('span', {class: 'hand-name'}, millName[c]),
+        el('span', {class: 'hand-stones'}, ...Array.from({length: pos.hand[c]}, () => el('span', {class: `dot ${colour(c)}`}))),
+        el('span', {class: 'hand-count'}, `${pos.hand[c]} in hand`),
+        el('small', {class: 'hand-board'}, `${pos.count(c)} on the board`));
+      const render = () => {
+        const svg = el('svg:svg', {class: 'mill-board', width: S, height: S, viewBox: `0 0 ${S} ${S}`}, arrowHeads(),
+          el('svg:rect', {class: 'wood', x: 2, y: 2, width: S - 4, height: S - 4, rx: 10}));
+        for (const [a, b] of B.lines) {
+          const [x1, y1] = xy(a), [x2, y2] = xy(b);
+          svg.append(el('svg:line', {class: 'mill-line', 'data-line': `${a}-${b}`, x1, y1, x2, y2}));
+        }
+        for (let p = 1; p <= N; p++) {
+          const [x, y] = xy(p), c = pos.board[p - 1];
+          svg.append(el('svg:circle', {class: 'mill-point', 'data-point': p, cx: x, cy: y, r: 5}), el('svg:text', {class: 'mill-num', x: x + 13, y: y - 13}, String(p)));
+          if (c === 'W' || c === 'B') {
+            svg.append(el('svg:circle', {class: `stone ${colour(c)}${p === from ? ' selected' : ''}${inMill.has(p) ? ' in-mill' : ''}`, 'data-point': p, cx: x, cy: y, r: 18}));
+          }
+        }
+        // The moves of the selection (all without one); a from-to pair has the colour of its
+        // best move (moves come best first).
+        const shown = moves.filter((m) => (from === null || m.from === from) && (to === null || m.to === to));
+        const targets = new Map();
+        for (const m of shown) if (!targets.has(`${m.from ?? ''}-${m.to}`)) targets.set(`${m.from ?? ''}-${m.to}`, m);
+        if (from === null && to !== null) { // the stone placed, before the capture is chosen
+          const [x, y] = xy(to);
+          svg.append(el('svg:circle', {class: `stone ${colour(pos.side)} ghost`, 'data-point': to, cx: x, cy: y, r: 18}));
+        } else {
+          const many = from === null && [...targets.values()].filter((m) => m.from !== null).length > 12;
+          for (const m of targets.values()) {
+            if (m.from === null) { // a ring on a point a stone may be placed on
+              const [x, y] = xy(m.to), key = String(m.to);
+              svg.append(el('svg:circle', {class: `place ${m.cls}${m.best ? ' best' : ' faint'}`, 'data-move': key, cx: x, cy: y, r: 13},
+                el('svg:title', {}, `${m.move}: ${valueText(m)}`)));
+              svg.append(el('svg:text', {class: `target ${m.cls}`, 'data-move': key, x, y: y + 30, 'text-anchor': 'middle'}, short(m)));
+              continue;
+            }
+            const key = `${m.from}-${m.to}`, [x1, y1] = xy(m.from), [x2, y2] = xy(m.to), k = 1 - 10 / Math.hypot(x2 - x1, y2 - y1);
+            const look = m.best || from !== null ? '' : many ? ' hidden' : ' faint';
+            svg.append(el('svg:line', {class: `arrow ${m.cls}${m.best ? ' best' : ''}${look}`, 'data-move': key,
+              'marker-end': `url(#head-${m.cls})`, x1, y1, x2: x1 + (x2 - x1) * k, y2: y1 + (y2 - y1) * k,
+              onclick: () => { from = m.from; click(m.to); }}, el('svg:title', {}, `${m.move}: ${valueText(m)}`)));
+            if (from !== null && to === null) svg.append(el('svg:text', {class: `target ${m.cls}`, x: x2, y: y2 + 32, 'text-anchor': 'middle'}, short(m)));
+          }
+        }
+        for (const m of shown.filter((mv) => mv.remove)) {
+          const [x, y] = xy(m.remove), r = 11;
+          svg.append(el('svg:path', {class: `capture ${m.cls}${m.best || to !== null ? '' : ' hidden'}`, 'data-move': m.move,
+            d: `M${x - r},${y - r}L${x + r},${y + r}M${x + r},${y - r}L${x - r},${y + r}`}));
+          if (to !== null) svg.append(el('svg:text', {class: `target ${m.cls}`, x, y: y + 34, 'text-anchor': 'middle'}, short(m)));
+        }
+        for (let p = 1; p <= N; p++) { // the click targets, on top
+          const [x, y] = xy(p);
+          svg.append(el('svg:circle', {class: 'mill-hit', 'data-point': p, cx: x, cy: y, r: 24, onclick: () => click(p)}));
+        }
+        const flies = (c) => B.flying && !pos.hand[c] && pos.count(c) === 3 ? ' (flies)' : '';
+        const side = millName[pos.side], hint = to !== null ? 'Click the stone to remove.'
+          : from !== null ? `Click where ${from} goes.` : placing && sliding ? 'Click an empty point to place a stone, or a stone, then where it goes.'
+            : placing ? 'Click an empty point to place a stone.' : 'Click a stone, then where it goes.';
+        const caption = view.over ? el('p', {class: 'mill-caption game-over'}, `Game over — ${view.over}.`)
+          : blocked ? el('p', {class: 'mill-caption game-over'}, `Game over — ${side} cannot move: ${millName[millOther[pos.side]]} wins.`)
+            : el('p', {class: 'mill-caption'}, el('span', {class: `dot ${colour(pos.side)}`}), ` ${side} to ${placing && sliding ? 'place or move' : placing ? 'place' : 'move'}. `,
+              el('small', {}, `White ${pos.count('W')}${flies('W')}, Black ${pos.count('B')}${flies('B')} stones on the board. `, hint));
+        wrap.replaceChildren(el('div', {class: 'mill-hands', style: `max-width: ${S}px`}, hand('W'), svg, hand('B')), caption);
+      };
+      // Hovering a move in the list shows it alone (classes only: the board's nodes stay,
+      // so that a click in progress keeps its target).
+      view.hover = (m, on) => {
+        const svg = wrap.querySelector('svg');
+        svg.classList.toggle('hovering', on);
+        svg.querySelectorAll('.hl').forEach((e) => e.classList.remove('hl'));
+        if (on) svg.querySelectorAll(`[data-move="${m.move}"], [data-move="${m.move.replace(/x.*/, '')}"]`).forEach((e) => e.classList.add('hl'));
+      };
+      render();
+      return wrap;
+    },
+  };
+  return mill;
+}
 
 // Tic-tac-toe: cells 1..9 row by row from the top left, X first; a move is the cell it
 // fills. A line of three ends the game (lost for the side to move), else a full board (a
@@ -388,7 +430,7 @@ const tictactoe = {
 // Misère tic-tac-toe: the same board; a line loses for the player who made it.
 const misereTictactoe = {...tictactoe, draw: (view) => tictactoe.draw({...view, misere: true})};
 
-const renderers = {slide, 'slide-pdb': slide, hanoi, mill, tictactoe, 'tictactoe-misere': misereTictactoe};
+const renderers = {slide, 'slide-pdb': slide, hanoi, mill: morris, tictactoe, 'tictactoe-misere': misereTictactoe};
 
 // A game without a renderer: the state as text.
 const plain = {goal: () => '', describe: (from, m) => m.state, draw: (view) => el('pre', {}, view.result.state)};
@@ -397,7 +439,15 @@ const plain = {goal: () => '', describe: (from, m) => m.state, draw: (view) => e
 
 let tables = [], current = null; // the table list and the selected table
 
-const rendererOf = (t) => renderers[t.game] ?? plain;
+// rendererOf is the renderer of table t: its game's, made for the table once when it is a
+// function of the table's entry (the Morris family's: the board is the set's).
+const made = new Map();
+function rendererOf(t) {
+  const r = renderers[t.game] ?? plain;
+  if (typeof r !== 'function') return r;
+  if (!made.has(t.name)) made.set(t.name, r(t));
+  return made.get(t.name);
+}
 const apiBase = (t) => `/api/v1/tables/${encodeURIComponent(t.name)}`;
 
 function hashParams() { return new URLSearchParams(location.hash.slice(1)); }
@@ -430,7 +480,8 @@ async function getJSON(url) {
 async function showTable(t) {
   document.querySelectorAll('nav#tables a').forEach((a) => a.classList.toggle('current', a.dataset.name === t.name));
   $('#table-title').textContent = `${t.name} — ${t.game} (${t.kind}${t.set ? ' set' : ''})`;
-  const i = t.info, rows = [['game', `${t.game} ${JSON.stringify(t.params)}`]];
+  const i = t.info, rows = [['game', `${t.game} ${JSON.stringify(t.params)}`]], b = t.board;
+  if (b) rows.push(['rules', `${b.title} (${b.rules}): ${b.points} points, ${b.lines.length} lines, ${b.mills.length} mills, ${b.stones} stones a side`]);
   const n = (x) => x.toLocaleString(), longest = (k) => (k >= 0 ? ` (longest ${k})` : '');
   const tiers = i.tiers ?? i.sectors;
   if (t.set && tiers) {
@@ -496,8 +547,8 @@ let lastProbe = 0;
 async function showState(state) {
   const seq = ++lastProbe, hash = location.hash, rend = rendererOf(current);
   // A game that is over there is not probed: it has no value in the tables.
-  const over = rend.over?.(state);
-  const {ok, body: r} = over ? {ok: true, body: {state, value: 'loss', remoteness: 0}}
+  const end = rend.over?.(state), over = end?.text;
+  const {ok, body: r} = end ? {ok: true, body: {state, value: end.value, ...(end.value === 'draw' ? {} : {remoteness: 0})}}
     : await getJSON(`${apiBase(current)}/probe?state=${encodeURIComponent(state)}`);
   if (seq !== lastProbe) return;
   document.body.dataset.shown = hash;
