@@ -14,9 +14,13 @@ type Board struct {
 	Lines  [][2]int `json:"lines"`  // the pairs of adjacent points: a stone slides along one
 	Mills  [][3]int `json:"mills"`  // the lines of three points that are mills
 	Stones int      `json:"stones"` // the stones of a side, all in hand at the start
-	// Flying: a side with exactly 3 stones on the board and none in hand moves a stone
-	// to any empty point.
-	Flying bool `json:"flying"`
+	// Flying: a side with exactly 3 stones on the board (FlyingInTotal: on the board and
+	// in hand together) moves a stone to any empty point.
+	Flying        bool `json:"flying"`
+	FlyingInTotal bool `json:"flying_in_total,omitempty"`
+	// Merged: every turn places a stone from the hand or moves one on the board, while
+	// either is possible (Lasker Morris); otherwise a side places all its stones first.
+	Merged bool `json:"merged,omitempty"`
 	// MillWins: closing a mill wins at once (no stone is removed); otherwise it removes
 	// an opponent stone, and a side left with fewer than 3 stones has lost.
 	MillWins bool `json:"mill_wins"`

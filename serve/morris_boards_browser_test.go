@@ -22,8 +22,8 @@ import (
 
 // morrisBoards are the boards of the Morris family beside Nine's (which the Mühle tests
 // play), each with a whole game of a set built from its empty board: Three Men's Morris
-// whole, and the 3-stone games of Five's board (Five and Six Men's Morris), Seven's and
-// Twelve's (Eleven's too, with the diagonals). userMoves are the moves the browser test
+// whole, and the 3-stone games of Five's board (Five and Six Men's Morris), Seven's,
+// Twelve's (Eleven's too, with the diagonals) and Lasker Morris's merged phases on Six's. userMoves are the moves the browser test
 // plays through the page, the computer answering each.
 var morrisBoards = []struct {
 	name      string
@@ -35,6 +35,7 @@ var morrisBoards = []struct {
 	{"five", mill.Five, 3, 3},
 	{"seven", mill.Seven, 3, 3},
 	{"twelve", mill.Twelve, 3, 3},
+	{"lasker-six", mill.LaskerSix, 3, 4}, // merged phases: from White's second turn it may place or move
 }
 
 var (
@@ -95,7 +96,8 @@ func TestMorrisBoardsInAPI(t *testing.T) {
 		}
 		b := *e.Board
 		if b.Rules != r.Name || b.Title != r.Title || b.Name != r.Board.Name || b.Points != r.Board.Points || b.Stones != r.Stones ||
-			b.MillWins != r.MillWins || b.FullBoardDraw != r.FullBoardDraw || b.Flying != (r.Flying == mill.FlyAtThree) {
+			b.MillWins != r.MillWins || b.FullBoardDraw != r.FullBoardDraw || b.Flying != (r.Flying != mill.FlyNever) ||
+			b.FlyingInTotal != (r.Flying == mill.FlyAtThreeInTotal) || b.Merged != r.Merged {
 			t.Errorf("%s: board %+v, the rules %s", e.Name, b, r.Name)
 		}
 		if len(b.Lines) != len(r.Board.Lines) || len(b.Mills) != len(r.Board.Mills) {

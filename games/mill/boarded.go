@@ -20,7 +20,7 @@ func (s *Space) Board() games.Board { return s.r.Describe() }
 func (r *Rules) Describe() games.Board {
 	b := r.Board
 	d := games.Board{Name: b.Name, Rules: r.Name, Title: r.Title, Points: b.Points, Stones: r.Stones,
-		Flying: r.Flying == FlyAtThree, MillWins: r.MillWins, FullBoardDraw: r.FullBoardDraw,
+		Flying: r.Flying != FlyNever, FlyingInTotal: r.Flying == FlyAtThreeInTotal, Merged: r.Merged, MillWins: r.MillWins, FullBoardDraw: r.FullBoardDraw,
 		Lines: make([][2]int, len(b.Lines)), Mills: make([][3]int, len(b.Mills))}
 	for i, l := range b.Lines {
 		d.Lines[i] = [2]int{l[0] + 1, l[1] + 1}

@@ -364,7 +364,7 @@ function morris(t) {
           const [x, y] = xy(p);
           svg.append(el('svg:circle', {class: 'mill-hit', 'data-point': p, cx: x, cy: y, r: 24, onclick: () => click(p)}));
         }
-        const flies = (c) => B.flying && !pos.hand[c] && pos.count(c) === 3 ? ' (flies)' : '';
+        const flies = (c) => B.flying && (B.flying_in_total ? pos.count(c) + pos.hand[c] === 3 : !pos.hand[c] && pos.count(c) === 3) ? ' (flies)' : '';
         const side = millName[pos.side], hint = to !== null ? 'Click the stone to remove.'
           : from !== null ? `Click where ${from} goes.` : placing && sliding ? 'Click an empty point to place a stone, or a stone, then where it goes.'
             : placing ? 'Click an empty point to place a stone.' : 'Click a stone, then where it goes.';
