@@ -13,7 +13,8 @@ import (
 // oracle (`make test-long`): under Five Men's Morris's rules the moving-phase sectors of
 // at most 8 stones and the whole game of 4 stones a side; under Six's the whole games of 3
 // and 4 stones a side and the moving-phase pair 4-3 / 3-4; under Seven's (flying) the whole
-// game of 3 stones a side.
+// game of 3 stones a side; and, by the oracle's dense mode, the whole games of Five (5
+// stones, about 20 s) and Six (6 stones, about 1.5 min, 1 GB).
 func TestMillFamilyAgreesWithOracleLong(t *testing.T) {
 	t.Run("five-moving-8", func(t *testing.T) {
 		compareFamilyWithOracle(t, mill.Five, morrisoracle.Five, 5, "4-4", "5-3")
@@ -32,5 +33,11 @@ func TestMillFamilyAgreesWithOracleLong(t *testing.T) {
 	})
 	t.Run("seven-3-stones", func(t *testing.T) {
 		compareFamilyWithOracle(t, mill.Seven, morrisoracle.Seven, 3)
+	})
+	t.Run("five-whole", func(t *testing.T) {
+		compareFamilyWithDenseOracle(t, mill.Five, morrisoracle.Five, 5)
+	})
+	t.Run("six-whole", func(t *testing.T) {
+		compareFamilyWithDenseOracle(t, mill.Six, morrisoracle.Six, 6)
 	})
 }

@@ -19,6 +19,19 @@ import (
 // of the games with the solver: its own boards, moves and solver.
 func compareFamilyWithOracle(t *testing.T, r *mill.Rules, orc morrisoracle.Rules, stones int, names ...string) {
 	t.Helper()
+	compareFamily(t, r, orc, stones, false, names...)
+}
+
+// compareFamilyWithDenseOracle is compareFamilyWithOracle with the oracle's dense mode
+// (retrograde over whole sectors, morrisoracle.SolveDense), for games too large for its
+// map of positions.
+func compareFamilyWithDenseOracle(t *testing.T, r *mill.Rules, orc morrisoracle.Rules, stones int, names ...string) {
+	t.Helper()
+	compareFamily(t, r, orc, stones, true, names...)
+}
+
+func compareFamily(t *testing.T, r *mill.Rules, orc morrisoracle.Rules, stones int, dense bool, names ...string) {
+	t.Helper()
 	g := mill.ForRules(r)
 	var want []games.Tier
 	for _, name := range names {
@@ -54,6 +67,7 @@ func compareFamilyWithOracle(t *testing.T, r *mill.Rules, orc morrisoracle.Rules
 	}
 	var sectors []sector
 	var roots []morrisoracle.Pos
+	var keys []morrisoracle.Sector
 	for _, name := range set.TierNames() {
 		tier, err := g.ParseTier(name)
 		if err != nil {
@@ -62,14 +76,33 @@ func compareFamilyWithOracle(t *testing.T, r *mill.Rules, orc morrisoracle.Rules
 		d := g.DescribeTier(tier)
 		board, hand := d["board"].([2]int), d["hand"].([2]int)
 		s := sector{name: name, w: board[0], b: board[1], wh: hand[0], bh: hand[1]}
-		s.roots = morrisoracle.Positions(orc, s.w, s.b, s.wh, s.bh)
-		roots = append(roots, s.roots...)
+		if dense {
+			keys = append(keys, morrisoracle.Sector{W: s.w, B: s.b, OwnHand: s.wh, OppHand: s.bh})
+		} else {
+			s.roots = morrisoracle.Positions(orc, s.w, s.b, s.wh, s.bh)
+			roots = append(roots, s.roots...)
+		}
 		sectors = append(sectors, s)
 	}
 	start = time.Now()
-	vals := morrisoracle.Solve(orc, roots)
-	t.Logf("%s, %d stones: built in %v; the oracle solved %d positions (%d raw positions of %d sectors) in %v",
-		r.Name, stones, built.Round(time.Millisecond), len(vals), len(roots), len(sectors), time.Since(start).Round(time.Millisecond))
+	var value func(morrisoracle.Pos) morrisoracle.Value
+	if dense {
+		d := morrisoracle.SolveDense(orc, keys)
+		value = func(p morrisoracle.Pos) morrisoracle.Value {
+			v, ok := d.Value(p)
+			if !ok {
+				t.Fatalf("%s: the oracle's dense set lacks %s", r.Name, orc.String(p))
+			}
+			return v
+		}
+		t.Logf("%s, %d stones: built in %v; the oracle solved %d positions of %d sectors (%d built) densely in %v",
+			r.Name, stones, built.Round(time.Millisecond), d.Len(), len(d.Sectors()), len(sectors), time.Since(start).Round(time.Millisecond))
+	} else {
+		vals := morrisoracle.Solve(orc, roots)
+		value = func(p morrisoracle.Pos) morrisoracle.Value { return vals[p] }
+		t.Logf("%s, %d stones: built in %v; the oracle solved %d positions (%d raw positions of %d sectors) in %v",
+			r.Name, stones, built.Round(time.Millisecond), len(vals), len(roots), len(sectors), time.Since(start).Round(time.Millisecond))
+	}
 	outcome := map[values.Outcome]morrisoracle.Outcome{values.Win: morrisoracle.Win, values.Loss: morrisoracle.Loss, values.Draw: morrisoracle.Draw}
 	for _, s := range sectors {
 		tab, ok := set.Tier(s.name)
@@ -85,10 +118,13 @@ func compareFamilyWithOracle(t *testing.T, r *mill.Rules, orc morrisoracle.Rules
 			t.Fatal(err)
 		}
 		sec := sp.Sector()
+		if dense {
+			s.roots = morrisoracle.Positions(orc, s.w, s.b, s.wh, s.bh)
+		}
 		wrong := 0
 		for _, p := range s.roots {
 			o, rem, _ := (values.WDLCodes{}).Decode(codes[sec.Rank(p.Own, p.Opp)])
-			ov := vals[p]
+			ov := value(p)
 			if outcome[o] != ov.Outcome || (o != values.Draw && rem != ov.Remoteness) {
 				if wrong < 5 {
 					t.Errorf("%s sector %s: %s: solver %v in %d, oracle %v in %d", r.Name, s.name, orc.String(p), o, rem, ov.Outcome, ov.Remoteness)

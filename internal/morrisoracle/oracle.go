@@ -1,19 +1,24 @@
 // Package morrisoracle is a second independent oracle, for the small boards of the Morris
-// family (Three, Five, Six and Seven Men's Morris): the value of every raw position of a set of
-// positions closed under moves, by plain forward value iteration. Like
-// internal/milloracle (Nine Men's Morris's oracle) it exists to check the fast solver
-// (games/mill and the builder) and shares nothing with it: it does not import games/mill,
-// builder, index or any other package of the project. Its boards and rules are written
-// here again, straight from the rules in DESIGN.md and the README ("The Morris family"):
-// the only thing it shares with the solver is the description of the games.
+// family (Three, Five, Six and Seven Men's Morris, and Lasker Morris on Nine's, Six's and
+// Seven's boards): the value of every raw position of a set of positions closed under
+// moves, by plain forward value iteration. Like internal/milloracle (Nine Men's Morris's
+// oracle) it exists to check the fast solver (games/mill and the builder) and shares
+// nothing with it: it does not import games/mill, builder, index or any other package of
+// the project. Its boards and rules are written here again, straight from the rules in
+// DESIGN.md and the README ("The Morris family"): the only thing it shares with the
+// solver is the description of the games.
 //
 // # Rules
 //
 // A position is seen from the side to move: its stones (Own), the opponent's (Opp), and
-// the stones each still holds in hand. While the side to move holds a stone, its turn
-// places one on an empty point; otherwise a stone slides along a line to an adjacent
-// empty point, or, where the rules let a side with exactly 3 stones on the board fly, to
-// any empty point. A placement or move whose stone completes a mill of its own side:
+// the stones each still holds in hand, the two hands independent of each other. While
+// the side to move holds a stone, its turn places one on an empty point; otherwise a
+// stone slides along a line to an adjacent empty point, or, where the rules let a side
+// with exactly 3 stones on the board fly, to any empty point. Under merged rules (Lasker
+// Morris) the side to move may do either on every turn: place a stone from its hand, if
+// it holds one, or move one of its stones, flying when its stones on the board and in
+// hand number exactly 3 together. A placement or move whose stone completes a mill of its
+// own side:
 //
 //   - where a mill wins (Three Men's Morris), ends the game, won by the mover;
 //   - otherwise removes one opponent stone (one, even for two mills at once), not one
@@ -33,6 +38,11 @@
 // all are wins (in at most r−1). Two rounds in a row that decide nothing end it: a later
 // win needs a loss one round before, a later loss a win of the round before. The
 // positions left are draws. It stores every position in a map: plainly right, not fast.
+//
+// SolveDense is a second mode for games too large for the map (the whole games of Five
+// and Six, Lasker Morris on Nine's board): retrograde analysis with successor counters
+// over whole sectors numbered densely, walking back by un-moves (dense.go). The two modes
+// share the move generator and are checked against each other on small games.
 package morrisoracle
 
 import (
@@ -56,6 +66,12 @@ type Rules struct {
 	Fly    bool // a side with exactly 3 stones on the board and none in hand flies
 	// MillWins: closing a mill wins at once; no stone is removed.
 	MillWins bool
+	// Merged: the phases are merged (Lasker Morris): on every turn the side to move may
+	// place a stone from its hand or move one on the board, whichever it likes.
+	Merged bool
+	// FlyByTotal: with Fly, a side flies when its stones on the board and in hand
+	// number exactly 3 together (Lasker's "flying at 3 in total").
+	FlyByTotal bool
 }
 
 // The boards, from the descriptions. Points are numbered ring by ring from the outside,
@@ -80,21 +96,35 @@ func threeBoard() Board {
 	return b
 }
 
-// squaresBoard: two squares of 8 points (outer 0..7, inner 8..15), consecutive points of
-// a square joined, the midpoints (odd indices) joined to the other square's; the 8 sides
-// (corner, midpoint, corner) are the mills.
-func squaresBoard() Board {
-	b := Board{Points: 16}
-	for s := range 2 {
+// squares returns k squares of 8 points each (the outer 0..7, the next 8..15, …),
+// consecutive points of a square joined, each midpoint (odd index) joined to the same
+// midpoint of the next square; the sides (corner, midpoint, corner) are mills.
+func squares(k int) Board {
+	b := Board{Points: 8 * k}
+	for s := range k {
 		for i := range 8 {
 			b.Lines = append(b.Lines, [2]int{8*s + i, 8*s + (i+1)%8})
 		}
 		for c := 0; c < 8; c += 2 {
 			b.Mills = append(b.Mills, [3]int{8*s + c, 8*s + c + 1, 8*s + (c+2)%8})
 		}
+		for m := 1; s+1 < k && m < 8; m += 2 {
+			b.Lines = append(b.Lines, [2]int{8*s + m, 8*(s+1) + m})
+		}
 	}
+	return b
+}
+
+// squaresBoard: two squares (outer 0..7, inner 8..15); the 8 sides are the mills.
+func squaresBoard() Board { return squares(2) }
+
+// nineBoard: three squares (outer 0..7, middle 8..15, inner 16..23); the mills are the 12
+// sides and the 4 cross lines of midpoints (2-10-18, 4-12-20, 6-14-22, 8-16-24 written
+// 1-based).
+func nineBoard() Board {
+	b := squares(3)
 	for m := 1; m < 8; m += 2 {
-		b.Lines = append(b.Lines, [2]int{m, 8 + m})
+		b.Mills = append(b.Mills, [3]int{m, 8 + m, 16 + m})
 	}
 	return b
 }
@@ -118,6 +148,11 @@ var (
 	Five  = Rules{Name: "five", Board: squaresBoard(), Stones: 5}
 	Six   = Rules{Name: "six", Board: squaresBoard(), Stones: 6}
 	Seven = Rules{Name: "seven", Board: sevenBoard(), Stones: 7, Fly: true}
+	// Lasker Morris: merged phases, flying at 3 in total, on Nine's board with 10 stones,
+	// on Five's and Six's with 6, on Seven's with 7.
+	Lasker      = Rules{Name: "lasker", Board: nineBoard(), Stones: 10, Fly: true, Merged: true, FlyByTotal: true}
+	LaskerSix   = Rules{Name: "lasker-six", Board: squaresBoard(), Stones: 6, Fly: true, Merged: true, FlyByTotal: true}
+	LaskerSeven = Rules{Name: "lasker-seven", Board: sevenBoard(), Stones: 7, Fly: true, Merged: true, FlyByTotal: true}
 )
 
 // Pos is a position from the side to move's view.
@@ -190,10 +225,14 @@ func (g *game) removable(opp uint32) uint32 {
 // successors lists the positions the moves of p lead to, and how many moves end the game
 // at once (won by the mover: a mill where it wins, or the opponent left with fewer than
 // 3 stones).
-func (g *game) successors(p Pos) (next []Pos, ends int) {
+func (g *game) successors(p Pos) (next []Pos, ends int) { return g.appendSuccessors(nil, p) }
+
+// appendSuccessors is successors appending to next.
+func (g *game) appendSuccessors(next []Pos, p Pos) (_ []Pos, ends int) {
 	empty := g.all &^ (p.Own | p.Opp)
-	after := func(stones uint32, to int) {
-		ownHand := max(p.OwnHand-1, 0)
+	// after adds what the stones stones (the mover's after placing or moving onto to, its
+	// hand then ownHand) lead to.
+	after := func(stones uint32, to, ownHand int) {
 		if !g.closes(stones, to) {
 			next = append(next, Pos{Own: p.Opp, Opp: stones, OwnHand: p.OppHand, OppHand: ownHand})
 			return
@@ -218,12 +257,18 @@ func (g *game) successors(p Pos) (next []Pos, ends int) {
 	if p.OwnHand > 0 {
 		for t := range g.r.Board.Points {
 			if empty>>t&1 != 0 {
-				after(p.Own|1<<t, t)
+				after(p.Own|1<<t, t, p.OwnHand-1)
 			}
 		}
-		return next, ends
+		if !g.r.Merged {
+			return next, ends
+		}
 	}
-	flies := g.r.Fly && bits.OnesCount32(p.Own) == 3
+	count := bits.OnesCount32(p.Own)
+	if g.r.FlyByTotal {
+		count += p.OwnHand
+	}
+	flies := g.r.Fly && count == 3
 	for f := range g.r.Board.Points {
 		if p.Own>>f&1 == 0 {
 			continue
@@ -234,7 +279,7 @@ func (g *game) successors(p Pos) (next []Pos, ends int) {
 		}
 		for t := range g.r.Board.Points {
 			if to>>t&1 != 0 {
-				after(p.Own&^(1<<f)|1<<t, t)
+				after(p.Own&^(1<<f)|1<<t, t, p.OwnHand)
 			}
 		}
 	}
@@ -335,30 +380,56 @@ func Solve(r Rules, roots []Pos) map[Pos]Value {
 func Positions(r Rules, w, b, ownHand, oppHand int) []Pos {
 	n := r.Board.Points
 	var out []Pos
-	all := uint32(1)<<n - 1
-	for own := uint32(0); own <= all; own++ {
-		if bits.OnesCount32(own) != w {
-			continue
-		}
-		// Every subset of the free points, by the submask walk down from free to 0.
-		free := all &^ own
-		for opp := free; ; opp = (opp - 1) & free {
-			if bits.OnesCount32(opp) == b {
-				out = append(out, Pos{Own: own, Opp: opp, OwnHand: ownHand, OppHand: oppHand})
-			}
-			if opp == 0 {
-				break
-			}
+	for own := range subsets(n, w) {
+		free := (uint32(1)<<n - 1) &^ own
+		for opp := range subsets(n-w, b) {
+			out = append(out, Pos{Own: own, Opp: deposit(opp, free), OwnHand: ownHand, OppHand: oppHand})
 		}
 	}
 	return out
 }
 
+// subsets yields the sets of k of the points 0..n-1 as masks, in increasing order (by
+// Gosper's hack: the next larger number with as many bits).
+func subsets(n, k int) func(func(uint32) bool) {
+	return func(yield func(uint32) bool) {
+		if k == 0 {
+			yield(0)
+			return
+		}
+		if k > n {
+			return
+		}
+		for x := uint64(1)<<k - 1; x < 1<<n; {
+			if !yield(uint32(x)) {
+				return
+			}
+			c := x & -x
+			r := x + c
+			x = ((r^x)>>2)/c | r
+		}
+	}
+}
+
+// deposit spreads the low bits of x over the set bits of mask, lowest first: bit i of x
+// goes to mask's i-th point.
+func deposit(x, mask uint32) uint32 {
+	var out uint32
+	for ; x != 0 && mask != 0; mask &= mask - 1 {
+		if x&1 != 0 {
+			out |= mask & -mask
+		}
+		x >>= 1
+	}
+	return out
+}
+
 // String writes p as the notation does, White to move when the hands are equal, Black
-// when its hand holds one more (and White in the moving phase).
+// when its hand holds one more (and White in the moving phase). Under merged rules the
+// hands do not tell whose turn it is: the side to move is written White.
 func (r Rules) String(p Pos) string {
 	white, black, wh, bh, side := p.Own, p.Opp, p.OwnHand, p.OppHand, "W"
-	if p.OwnHand != p.OppHand {
+	if p.OwnHand != p.OppHand && !r.Merged {
 		white, black, wh, bh, side = p.Opp, p.Own, p.OppHand, p.OwnHand, "B"
 	}
 	buf := make([]byte, r.Board.Points)
