@@ -1,4 +1,4 @@
-//go:build lasker && long
+//go:build long
 
 package pipeline
 

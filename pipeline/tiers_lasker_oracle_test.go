@@ -1,5 +1,3 @@
-//go:build lasker
-
 package pipeline
 
 import (
