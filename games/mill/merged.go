@@ -25,6 +25,16 @@ func (v *variant) flies(w, wh int) bool {
 	return v.flyAt != 0 && w == v.flyAt
 }
 
+// reach returns the empty points a stone on p moves to in one move (or came from, read
+// backwards): any of them where its side flies, else its empty neighbours. It is spread
+// with flying decided by the caller, who counts the hand as well as the board.
+func (v *variant) reach(p int, empty uint32, fly bool) uint32 {
+	if fly {
+		return empty
+	}
+	return v.adjacent[p] & empty
+}
+
 // mergedChildren lists the sectors the moves of merged sector (w, b, wh, bh) lead into, at
 // least one hand not empty: moves (w ≥ 1) to (b, w, bh, wh), placements (wh ≥ 1) to (b,
 // w+1, bh, wh−1), and the same with one opponent stone fewer where a mill can close (three
@@ -62,11 +72,7 @@ func (v *variant) mergedSuccessors(dst []Succ, own, opp uint32, wh int) []Succ {
 	for fs := own; fs != 0; fs &= fs - 1 {
 		f := bits.TrailingZeros32(fs)
 		rest := own &^ (1 << f)
-		to := v.adjacent[f] & empty
-		if fly {
-			to = empty
-		}
-		for ts := to; ts != 0; ts &= ts - 1 {
+		for ts := v.reach(f, empty, fly); ts != 0; ts &= ts - 1 {
 			t := bits.TrailingZeros32(ts)
 			moved := rest | 1<<t
 			if opp == 0 || !v.inMill(moved, t) {
@@ -116,11 +122,7 @@ func (v *variant) mergedUnmoves(dst []Pred, own, opp uint32, oh int) []Pred {
 			continue // the move closed a mill and removed a stone: from a sector with one more
 		}
 		rest := opp &^ (1 << t)
-		from := v.adjacent[t] & empty
-		if fly {
-			from = empty
-		}
-		for fs := from; fs != 0; fs &= fs - 1 {
+		for fs := v.reach(t, empty, fly); fs != 0; fs &= fs - 1 {
 			f := bits.TrailingZeros32(fs)
 			dst = append(dst, Pred{Own: rest | 1<<f, Opp: own, Move: Move{Point(f), Point(t), NoPoint}})
 		}
