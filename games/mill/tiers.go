@@ -142,8 +142,10 @@ func (v *variant) movingTiers() []games.Tier {
 // stones a side, from its empty board) and --sectors.
 func (g Game) BindTierFlags(fs *flag.FlagSet) func() ([]games.Tier, error) {
 	v := g.v()
-	maxStones := fs.Int("max-stones", 0, fmt.Sprintf("every moving-phase sector with at most N stones on the board in all (%d..%d), and what it depends on", 2*MinStones, 2*v.stones))
-	stones := fs.Int("stones", 0, fmt.Sprintf("the whole game of N stones a side (%d..%d; %d is the standard game), placement phase included, from its empty board", MinStones, v.stones, v.stones))
+	// The help names the range for these rules and says that it follows --rules: the
+	// flags are bound before --rules is read, to the default rule set's game.
+	maxStones := fs.Int("max-stones", 0, fmt.Sprintf("every moving-phase sector with at most N stones on the board in all (%d..%d for %s; up to twice the stones of the rule set chosen), and what it depends on", 2*MinStones, 2*v.stones, v.r.Name))
+	stones := fs.Int("stones", 0, fmt.Sprintf("the whole game of N stones a side (%d..%d for %s; up to the stones of the rule set chosen), placement phase included, from its empty board", MinStones, v.stones, v.r.Name))
 	sectors := fs.String("sectors", "", "these sectors (comma-separated W-B, or W-B-WH-BH with stones in hand: W and WH of the side to move, B and BH of the opponent) and what they depend on")
 	return func() ([]games.Tier, error) {
 		var given []string
