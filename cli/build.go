@@ -84,6 +84,8 @@ func runBuild(e *env, args []string) (err error) {
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	engine := fs.String("engine", "auto", "search engine: bytes (a byte a state, exact remoteness stored), two-bit (2 bits a state stored: remoteness mod 3, "+
 		"exact remoteness by descent), or auto (bytes when it fits the memory available, else two-bit)")
+	searchBits := fs.String("search-bits", "auto", "bits a slot the two-bit engine holds while searching: 3 (a recent bit: every state expanded once), "+
+		"2 (lean: a third less memory, older states expanded again or unreached ones pulling: slower), or auto (3 where it fits the memory available)")
 	profile := cpuProfileFlag(fs)
 	if err := parseBuildFlags(fs, args, out, "FILE", workers); err != nil {
 		return err
@@ -93,7 +95,15 @@ func runBuild(e *env, args []string) (err error) {
 	default:
 		return fmt.Errorf("%w: --engine must be auto, bytes or two-bit", errUsage)
 	}
-	opt := pipeline.PuzzleOptions{Workers: *workers, Resume: *resume, Build: pipeline.Stamp(*workers, e.args), Engine: *engine}
+	bitsPerSlot := map[string]int{"auto": 0, "2": 2, "3": 3}
+	sb, ok := bitsPerSlot[*searchBits]
+	if !ok {
+		return fmt.Errorf("%w: --search-bits must be auto, 2 or 3, not %q", errUsage, *searchBits)
+	}
+	if sb != 0 && *engine == pipeline.EngineBytes {
+		return fmt.Errorf("%w: --search-bits is the two-bit engine's: not with --engine bytes", errUsage)
+	}
+	opt := pipeline.PuzzleOptions{Workers: *workers, Resume: *resume, Build: pipeline.Stamp(*workers, e.args), Engine: *engine, SearchBits: sb}
 	switch *ckpt {
 	case "auto":
 		opt.Checkpoint = pipeline.CheckpointAuto
@@ -164,13 +174,17 @@ func printPuzzleSummary(e *env, out string, res *pipeline.PuzzleResult, asJSON b
 			"slots": info.Slots, "states": info.States, "unreachable": info.Unreachable,
 			"holes": info.Holes, "max_remoteness": info.MaxRemoteness, "bytes": info.Bytes,
 			"bits_per_state": info.BitsPerState, "search_seconds": res.SearchSeconds,
-			"write_seconds": res.WriteSeconds, "engine": res.Engine, "encoding": info.Encoding, "counts": info.Counts,
+			"write_seconds": res.WriteSeconds, "engine": res.Engine, "search_bits": res.SearchBits, "encoding": info.Encoding, "counts": info.Counts,
 		})
+	}
+	engine := res.Engine
+	if res.Engine == pipeline.EngineTwoBit && res.SearchBits == 2 {
+		engine += " (lean)"
 	}
 	return printf(e, "%s: %s %s, index %s, %s states (%s unreachable), max remoteness %d, %s slots, %s (%.2f bits/state), %s engine, search %.2fs, write %.2fs\n",
 		out, info.Game, info.Params, info.Index, commas(info.States),
 		commas(info.Unreachable), info.MaxRemoteness, commas(info.Slots),
-		humanBytes(info.Bytes), info.BitsPerState, res.Engine, res.SearchSeconds, res.WriteSeconds)
+		humanBytes(info.Bytes), info.BitsPerState, engine, res.SearchSeconds, res.WriteSeconds)
 }
 
 // writeJSON writes v as one line of JSON to stdout, reporting a failed write.

@@ -57,3 +57,36 @@ func TestTwoBitCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestLeanSearchBits: build --search-bits 2 (a lean two-bit search) gives the 8-puzzle's
+// counts and says so in its summary and JSON; a bad --search-bits, or one with the byte
+// engine, is a usage error.
+func TestLeanSearchBits(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tb := filepath.Join(dir, "lean.tsm")
+	code, out, stderr := runCmd(t, "", "build", "eight", "--engine", "two-bit", "--search-bits", "2", "--workers", "2", "--json", "-o", tb)
+	if code != 0 || !strings.Contains(out, `"search_bits":2`) || !strings.Contains(stderr, "lean search") {
+		t.Fatalf("build: %d %s %s", code, out, stderr)
+	}
+	var res struct {
+		Counts []uint64 `json:"counts"`
+	}
+	if json.Unmarshal([]byte(out), &res) != nil || !slices.Equal(res.Counts, slide.EightPuzzleCounts) {
+		t.Fatalf("counts: %s", out)
+	}
+	if code, out, _ = runCmd(t, "", "build", "eight", "--search-bits", "3", "-o", filepath.Join(dir, "full.tsm")); code != 0 || !strings.Contains(out, "two-bit engine,") {
+		t.Fatalf("3 bits: %d %s", code, out)
+	}
+	if code, out, _ = runCmd(t, "", "verify", tb); code != 0 {
+		t.Fatalf("verify: %d %s", code, out)
+	}
+	for _, args := range [][]string{
+		{"build", "eight", "--search-bits", "4", "-o", filepath.Join(dir, "x.tsm")},
+		{"build", "eight", "--engine", "bytes", "--search-bits", "2", "-o", filepath.Join(dir, "y.tsm")},
+	} {
+		if code, _, stderr := runCmd(t, "", args...); code != 2 || !strings.Contains(stderr, "--search-bits") {
+			t.Fatalf("%q: exit %d %s", args, code, stderr)
+		}
+	}
+}

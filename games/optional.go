@@ -16,6 +16,12 @@ type Holed interface{ HasHoles() bool }
 // the search claims such a run with one atomic OR a word.
 type NeighbourRuns interface{ ListsNeighbourRuns() bool }
 
+// Reversible (optional, puzzle build) is implemented by a puzzle space whose moves can be
+// undone: its expander lists, for every state, each state whose expansion lists it. A
+// lean two-bit search may then find a level by pulling (each unreached state looks for a
+// neighbour on the frontier).
+type Reversible interface{ MovesReversible() bool }
+
 // DepthHinter (optional, puzzle build) is implemented by a puzzle space whose DepthBound
 // is a proven bound well above the remoteness it expects: the values start at the width
 // the hint needs and are widened if the search goes deeper.

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"github.com/tablesmith/tablesmith/builder/bfs"
+	"github.com/tablesmith/tablesmith/builder/twobit"
 	"github.com/tablesmith/tablesmith/builder/zeroone"
 	"github.com/tablesmith/tablesmith/games"
 )
@@ -14,6 +15,8 @@ var (
 	_ games.Holed         = bfs.Holed(nil)
 	_ bfs.NeighbourRuns   = games.NeighbourRuns(nil)
 	_ games.NeighbourRuns = bfs.NeighbourRuns(nil)
+	_ twobit.Reversible   = games.Reversible(nil)
+	_ games.Reversible    = twobit.Reversible(nil)
 	_ bfs.DepthHinter     = games.DepthHinter(nil)
 	_ games.DepthHinter   = bfs.DepthHinter(nil)
 	_ bfs.Expecter        = games.Expecter(nil)

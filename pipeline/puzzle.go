@@ -39,6 +39,9 @@ type PuzzleOptions struct {
 	Notice func(string)
 	// Engine is EngineAuto (""), EngineBytes or EngineTwoBit (see ChooseEngine).
 	Engine string
+	// SearchBits is what the two-bit search holds a slot: 3 (recent bits: every state
+	// expanded once), 2 (lean: less memory, more expansions) or 0 (3 where it fits).
+	SearchBits int
 	// CheckpointEvery is the least time between two checkpoints of a two-bit build with
 	// CheckpointAuto (0: 10 minutes; and at least five times the last one's write).
 	CheckpointEvery time.Duration
@@ -51,6 +54,7 @@ type PuzzleResult struct {
 	SearchSeconds float64
 	WriteSeconds  float64
 	Engine        string // EngineBytes or EngineTwoBit
+	SearchBits    int    // the two-bit search's bits a slot: 3, or 2 when lean (0: the byte engine)
 }
 
 // puzzleSpace is what the puzzle pipeline needs of an instance.
@@ -68,15 +72,15 @@ func BuildPuzzle(ctx context.Context, in *games.Instance, out string, opt Puzzle
 	}
 	checkpointing := opt.Resume || opt.Checkpoint == CheckpointAlways ||
 		(opt.Checkpoint == CheckpointAuto && sp.Slots() >= 16<<20)
-	engine, err := ChooseEngine(sp, opt.Engine, opt.Workers, checkpointing, opt.Resume, out)
+	choice, err := ChooseEngine(sp, opt.Engine, opt.SearchBits, opt.Workers, checkpointing, opt.Resume, out)
 	if err != nil {
 		return nil, err
 	}
-	if engine == EngineTwoBit {
+	if choice.Engine == EngineTwoBit {
 		if opt.CheckpointEvery <= 0 {
 			opt.CheckpointEvery = 10 * time.Minute
 		}
-		return buildTwoBit(ctx, in, sp, out, opt, checkpointing && opt.Checkpoint != CheckpointNever)
+		return buildTwoBit(ctx, in, sp, out, opt, choice.Lean, checkpointing && opt.Checkpoint != CheckpointNever)
 	}
 	// Refuse a device, FIFO, symlink or directory before hours of search, not after.
 	ckptPath := out + ".ckpt"

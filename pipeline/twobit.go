@@ -23,75 +23,94 @@ import (
 const (
 	EngineAuto   = "auto"    // bytes when its search fits the memory available, else two-bit
 	EngineBytes  = "bytes"   // builder/bfs: a byte (or more) a slot, exact remoteness stored
-	EngineTwoBit = "two-bit" // builder/twobit: 2 bits a slot stored (3 while searching)
+	EngineTwoBit = "two-bit" // builder/twobit: 2 bits a slot stored (3 while searching, or 2 when lean)
 )
+
+// EngineChoice is the engine a build runs: for the two-bit engine, whether its search is
+// lean (2 bits a slot, no recent bits: builder/twobit Options.Lean).
+type EngineChoice struct {
+	Engine string
+	Lean   bool
+}
 
 // TwoBitCheckpointPath is where a two-bit build of out keeps its checkpoint.
 func TwoBitCheckpointPath(out string) string { return out + ".2bit.ckpt" }
 
 // EngineMemory is what each engine's search of sp needs, in bytes (the byte engine with
-// its level log when logged).
-func EngineMemory(sp bfs.Space, workers int, logged bool) (bytes, twoBit uint64, err error) {
+// its level log when logged; the two-bit engine's with recent bits and lean).
+func EngineMemory(sp bfs.Space, workers int, logged bool) (bytes, twoBit, lean uint64, err error) {
 	bytes, err = bfs.MemoryEstimate(sp)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	if logged {
 		bytes += levellog.MemoryEstimate(sp.Slots())
 	}
-	return bytes, twobit.MemoryEstimate(sp.Slots(), workers) + writerMemory(workers), nil
+	n := sp.Slots()
+	return bytes, twobit.MemoryEstimate(n, workers, false) + writerMemory(workers),
+		twobit.MemoryEstimate(n, workers, true) + writerMemory(workers), nil
 }
 
 // writerMemory is what the table writer holds beside the values: about three blocks
 // and their codes per worker.
 func writerMemory(workers int) uint64 { return uint64(max(workers, 1)) * (8 << 20) }
 
-// ChooseEngine resolves engine (auto, bytes or two-bit) for a build of sp into out, and
-// refuses, before any work, a search that does not fit the memory available, saying what
-// it needs and what to do instead. A resumed auto build takes the engine whose
-// checkpoint is there.
-func ChooseEngine(sp bfs.Space, engine string, workers int, logged, resume bool, out string) (string, error) {
-	need, need2, err := EngineMemory(sp, workers, logged)
+// ChooseEngine resolves engine (auto, bytes or two-bit) and searchBits (0: auto, 2 or 3,
+// the two-bit search's bits a slot) for a build of sp into out, and refuses, before any
+// work, a search that does not fit the memory available, saying what it needs and what to
+// do instead. The two-bit search holds recent bits (3 bits a slot) where they fit, else
+// it is lean (2). A resumed auto build takes the engine whose checkpoint is there.
+func ChooseEngine(sp bfs.Space, engine string, searchBits, workers int, logged, resume bool, out string) (EngineChoice, error) {
+	need, need3, need2, err := EngineMemory(sp, workers, logged)
 	if err != nil {
-		return "", err
+		return EngineChoice{}, err
 	}
 	avail := sysmem.Available()
 	fits := func(n uint64) bool { return avail == 0 || n <= avail }
 	n := sp.Slots()
+	if searchBits != 0 && searchBits != 2 && searchBits != 3 {
+		return EngineChoice{}, fmt.Errorf("build: the two-bit search holds 2 or 3 bits a slot, not %d", searchBits)
+	}
+	twoBit := func() (EngineChoice, error) {
+		switch {
+		case searchBits != 2 && fits(need3):
+			return EngineChoice{Engine: EngineTwoBit}, nil
+		case searchBits == 3:
+			return EngineChoice{}, fmt.Errorf("build: the two-bit search with recent bits (3 bits a slot) of %s slots needs about %s of memory; this machine has %s available: "+
+				"a lean search (--search-bits 2) needs %s", groupDigits(n), humanize.Bytes(need3), humanize.Bytes(avail), humanize.Bytes(need2))
+		case fits(need2):
+			return EngineChoice{Engine: EngineTwoBit, Lean: true}, nil
+		}
+		return EngineChoice{}, tooBig(n, need2, avail)
+	}
 	switch engine {
 	case EngineBytes:
 		if !fits(need) {
-			return "", fmt.Errorf("build: the byte engine's search needs about %s of memory for %d slots; this machine has %s available (the two-bit engine needs %s: --engine two-bit)",
-				humanize.Bytes(need), n, humanize.Bytes(avail), humanize.Bytes(need2))
+			return EngineChoice{}, fmt.Errorf("build: the byte engine's search needs about %s of memory for %d slots; this machine has %s available (the two-bit engine needs %s: --engine two-bit)",
+				humanize.Bytes(need), n, humanize.Bytes(avail), humanize.Bytes(min(need3, need2)))
 		}
-		return engine, nil
+		return EngineChoice{Engine: engine}, nil
 	case EngineTwoBit:
-		if !fits(need2) {
-			return "", tooBig(n, need2, avail)
-		}
-		return engine, nil
+		return twoBit()
 	case EngineAuto, "":
 		if resume {
 			if _, err := os.Stat(TwoBitCheckpointPath(out)); err == nil {
-				return EngineTwoBit, nil
+				return twoBit()
 			}
 			if _, err := os.Stat(out + ".ckpt"); err == nil {
-				return EngineBytes, nil
+				return EngineChoice{Engine: EngineBytes}, nil
 			}
 		}
-		switch {
-		case fits(need):
-			return EngineBytes, nil
-		case fits(need2):
-			return EngineTwoBit, nil
+		if fits(need) && searchBits == 0 {
+			return EngineChoice{Engine: EngineBytes}, nil
 		}
-		return "", tooBig(n, need2, avail)
+		return twoBit()
 	}
-	return "", fmt.Errorf("build: unknown engine %q (want auto, bytes or two-bit)", engine)
+	return EngineChoice{}, fmt.Errorf("build: unknown engine %q (want auto, bytes or two-bit)", engine)
 }
 
 func tooBig(slots, need, avail uint64) error {
-	return fmt.Errorf("build: even the two-bit search of %s slots needs about %s of memory (3 bits a slot while searching); this machine has %s available: "+
+	return fmt.Errorf("build: even the lean two-bit search of %s slots needs about %s of memory (2 bits a slot); this machine has %s available: "+
 		"free memory, build on a machine with more, or split the search into units (tablesmith plan slide models that)",
 		groupDigits(slots), humanize.Bytes(need), humanize.Bytes(avail))
 }
@@ -101,7 +120,7 @@ func tooBig(slots, need, avail uint64) error {
 var twoBitCheckpointed func(level int) error
 
 // buildTwoBit is BuildPuzzle with the two-bit engine.
-func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out string, opt PuzzleOptions, checkpointing bool) (*PuzzleResult, error) {
+func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out string, opt PuzzleOptions, lean, checkpointing bool) (*PuzzleResult, error) {
 	ckptPath := TwoBitCheckpointPath(out)
 	params, notice, err := prepareBuild(in, opt, out, ckptPath)
 	if err != nil {
@@ -117,7 +136,7 @@ func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out st
 			return nil, fmt.Errorf("build: the table needs about %s of disk, %s has %s free: make room, or write it elsewhere with -o",
 				humanize.Bytes(table), filepath.Dir(out), humanize.Bytes(free))
 		}
-		if ck := 2 * twobit.CheckpointBytes(n, 256); checkpointing && free < table+ck {
+		if ck := 2 * twobit.CheckpointBytes(n, 256, lean); checkpointing && free < table+ck {
 			notice(fmt.Sprintf("warning: %s free in %s holds the table (%s) but not checkpoints too (%s): building without checkpoints",
 				humanize.Bytes(free), filepath.Dir(out), humanize.Bytes(table), humanize.Bytes(ck)))
 			checkpointing = false
@@ -127,7 +146,14 @@ func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out st
 	if opt.Resume {
 		cp, err := twobit.ReadCheckpoint(ckptPath, in.Key(), n)
 		switch {
+		case err == nil && cp.Lean() && !lean && opt.SearchBits == 3:
+			cp.Codes.Release()
+			return nil, fmt.Errorf("build: the checkpoint %s is a lean search's (2 bits a slot): resume it with --search-bits 2 or auto", ckptPath)
 		case err == nil:
+			if cp.Lean() && !lean {
+				notice("the checkpoint is a lean search's: the search goes on lean (2 bits a slot)")
+				lean = true
+			}
 			topt.Resume = cp
 			notice(fmt.Sprintf("resuming from %s after level %d", ckptPath, len(cp.Counts)-1))
 		case errors.Is(err, os.ErrNotExist):
@@ -179,6 +205,10 @@ func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out st
 		}
 		return nil
 	}
+	if lean {
+		notice("a lean search: 2 bits a slot and no recent bits, so older states are expanded again or unreached ones pull (slower)")
+	}
+	topt.Lean = lean
 	res, err := twobit.Search(ctx, sp, topt)
 	if err == nil && len(res.Counts) > 0 {
 		reportLevel(len(res.Counts)-1, res.Counts[len(res.Counts)-1])
@@ -208,7 +238,10 @@ func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out st
 	}
 	r := &PuzzleResult{Meta: meta, SearchSeconds: res.Elapsed.Seconds(), WriteSeconds: time.Since(writeStart).Seconds(),
 		Search: &bfs.Result{Counts: res.Counts, Reached: res.Reached, Unreachable: res.Unreachable, Holes: res.Holes, Elapsed: res.Elapsed},
-		Engine: EngineTwoBit}
+		Engine: EngineTwoBit, SearchBits: 3}
+	if lean {
+		r.SearchBits = 2
+	}
 	return r, nil
 }
 

@@ -104,7 +104,7 @@ func fromDepthMod3(ctx context.Context, in *games.Instance, r *format.Reader, me
 	if !ok {
 		return meta, fmt.Errorf("convert: %s is not a puzzle the byte engine builds", in.Game.Name())
 	}
-	if _, err := ChooseEngine(sp, EngineBytes, workers, false, false, dst); err != nil {
+	if _, err := ChooseEngine(sp, EngineBytes, 0, workers, false, false, dst); err != nil {
 		return meta, fmt.Errorf("convert: a remoteness table needs the byte engine's search: %w", err)
 	}
 	res, err := bfs.Search(ctx, sp, bfs.Options{Workers: workers})

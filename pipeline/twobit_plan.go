@@ -68,7 +68,7 @@ func PlanTwoBit(slots uint64, opt TwoBitPlanOptions) (TwoBitPlan, error) {
 	p := TwoBitPlan{States: opt.StatesCount, Slots: slots}
 	r := opt.Rates
 	perSlot := 3.0 / 8 // bytes: codes and recent bits
-	p.SingleMachineBytes = twobit.MemoryEstimate(slots, opt.UnitCores)
+	p.SingleMachineBytes = twobit.MemoryEstimate(slots, opt.UnitCores, false)
 	buffers := uint64(opt.UnitCores) * (64 << 20)
 	if opt.UnitMemory <= buffers {
 		return p, fmt.Errorf("plan: %s a unit is less than its buffers", humanize.Bytes(opt.UnitMemory))

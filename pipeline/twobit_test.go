@@ -77,7 +77,7 @@ func TestEngineRefusesTooBig(t *testing.T) {
 	in := instance(t, "slide", `{"rows":4,"cols":4,"goal":"blank-last"}`, "lex-half")
 	sp := in.Space.(twobit.Space)
 	for _, engine := range []string{EngineAuto, EngineTwoBit, EngineBytes} {
-		_, err := ChooseEngine(sp, engine, 2, true, false, t.TempDir()+"/x.tsm")
+		_, err := ChooseEngine(sp, engine, 0, 2, true, false, t.TempDir()+"/x.tsm")
 		if err == nil || !strings.Contains(err.Error(), "GiB") {
 			t.Fatalf("%s: %v", engine, err)
 		}
@@ -85,7 +85,7 @@ func TestEngineRefusesTooBig(t *testing.T) {
 			t.Fatalf("%s: %v", engine, err)
 		}
 	}
-	if _, err := ChooseEngine(sp, "quads", 2, false, false, "x"); err == nil {
+	if _, err := ChooseEngine(sp, "quads", 0, 2, false, false, "x"); err == nil {
 		t.Fatal("unknown engine accepted")
 	}
 }
@@ -160,5 +160,67 @@ func TestPlanTwoBit(t *testing.T) {
 	}
 	if _, err := PlanTwoBit(slots, TwoBitPlanOptions{UnitMemory: 1, UnitCores: 16}); err == nil {
 		t.Fatal("a unit smaller than its buffers accepted")
+	}
+}
+
+// TestLeanTwoBitBuildKilledResumes: a lean build (--search-bits 2) killed after a level
+// leaves a lean checkpoint; resuming with auto goes on lean and gives the 8-puzzle's
+// distribution, the same codes as a build with recent bits; resuming with 3 bits a slot
+// is refused, saying how to go on. Not parallel: it sets the package's checkpoint hook.
+func TestLeanTwoBitBuildKilledResumes(t *testing.T) {
+	in := instance(t, "slide", `{"rows":3,"cols":3,"goal":"blank-last"}`, "lex-half")
+	dir := t.TempDir()
+	full := dir + "/full.tsm"
+	res, err := BuildPuzzle(context.Background(), in, full, PuzzleOptions{Workers: 2, Engine: EngineTwoBit, SearchBits: 3})
+	if err != nil || res.SearchBits != 3 {
+		t.Fatalf("full build: %v (%d bits)", err, res.SearchBits)
+	}
+	out := dir + "/lean.tsm"
+	killed := errors.New("killed")
+	twoBitCheckpointed = func(level int) error {
+		if level == 20 {
+			return killed
+		}
+		return nil
+	}
+	defer func() { twoBitCheckpointed = nil }()
+	_, err = BuildPuzzle(context.Background(), in, out, PuzzleOptions{Workers: 2, Engine: EngineTwoBit, SearchBits: 2, Checkpoint: CheckpointAlways})
+	if !errors.Is(err, killed) {
+		t.Fatalf("interrupted build: %v", err)
+	}
+	twoBitCheckpointed = nil
+	_, err = BuildPuzzle(context.Background(), in, out, PuzzleOptions{Workers: 2, Resume: true, SearchBits: 3, Engine: EngineTwoBit})
+	if err == nil || !strings.Contains(err.Error(), "--search-bits 2") {
+		t.Fatalf("3 bits resuming a lean checkpoint: %v", err)
+	}
+	var notices []string
+	res, err = BuildPuzzle(context.Background(), in, out, PuzzleOptions{Workers: 2, Resume: true, Notice: func(s string) { notices = append(notices, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Engine != EngineTwoBit || res.SearchBits != 2 || !strings.Contains(strings.Join(notices, "\n"), "after level 20") {
+		t.Fatalf("engine %s %d bits, notices %q", res.Engine, res.SearchBits, notices)
+	}
+	var codes [2][]byte
+	for i, path := range []string{full, out} {
+		tab, err := tables.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(tab.Info().Counts, slide.EightPuzzleCounts) {
+			t.Fatalf("%s: counts %v", path, tab.Info().Counts)
+		}
+		r := tab.Reader()
+		for b := range r.Blocks() {
+			packed, err := r.PackedBlock(b, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			codes[i] = append(codes[i], packed...)
+		}
+		tab.Close()
+	}
+	if len(codes[0]) == 0 || !slices.Equal(codes[0], codes[1]) {
+		t.Fatal("the lean build's codes differ from the full build's")
 	}
 }

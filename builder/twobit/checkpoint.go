@@ -30,6 +30,8 @@ import (
 //	codes     (slots+31)/32 words, then recent (slots+63)/64 words, as bytes, in
 //	          segments of 1 MiB (the last shorter), each followed by its CRC u32
 //
+// Version 2 is a lean search's (Options.Lean): the same, without the recent bits.
+//
 // A file that is not whole, or whose bytes changed, fails a checksum and is refused with
 // ErrCheckpoint, naming the part.
 
@@ -39,16 +41,25 @@ var ErrCheckpoint = errors.New("unusable two-bit checkpoint")
 const (
 	ckptMagic   = "TS2BITCK"
 	ckptVersion = 1
+	ckptLean    = 2 // a lean search's: no recent bits
 	ckptSegment = 1 << 20
 	maxLevels   = 1 << 20
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// CheckpointBytes is the size of a checkpoint of n slots (about 3 bits a slot).
-func CheckpointBytes(n uint64, levels int) uint64 {
-	body := (n+31)/32*8 + (n+63)/64*8
-	return 8 + 4 + 4 + 8 + 32 + 8*uint64(levels) + 4 + body + 4*((body+ckptSegment-1)/ckptSegment)
+// CheckpointBytes is the size of a checkpoint of n slots (about 3 bits a slot, 2 when
+// lean).
+func CheckpointBytes(n uint64, levels int, lean bool) uint64 {
+	size := uint64(8 + 4 + 4 + 8 + 32 + 8*levels + 4)
+	parts := []uint64{(n + 31) / 32 * 8, (n + 63) / 64 * 8} // codes, recent bits
+	if lean {
+		parts = parts[:1]
+	}
+	for _, b := range parts { // each part in segments, each with its CRC
+		size += b + 4*((b+ckptSegment-1)/ckptSegment)
+	}
+	return size
 }
 
 func wordBytes(w []uint64) []byte {
@@ -68,7 +79,11 @@ func WriteCheckpoint(path, key string, cp *Checkpoint) (err error) {
 	}()
 	w := bufio.NewWriterSize(f, 1<<20)
 	hdr := []byte(ckptMagic)
-	hdr = binary.LittleEndian.AppendUint32(hdr, ckptVersion)
+	version := uint32(ckptVersion)
+	if cp.Lean() {
+		version = ckptLean
+	}
+	hdr = binary.LittleEndian.AppendUint32(hdr, version)
 	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(cp.Counts)))
 	hdr = binary.LittleEndian.AppendUint64(hdr, cp.Codes.Len())
 	sum := sha256.Sum256([]byte(key))
@@ -125,8 +140,9 @@ func readCheckpoint(f io.Reader, path, key string, slots uint64) (*Checkpoint, e
 	if string(fixed[:8]) != ckptMagic {
 		return nil, bad("not a two-bit checkpoint (a byte-engine level log? build with --engine bytes)")
 	}
-	if v := binary.LittleEndian.Uint32(fixed[8:]); v != ckptVersion {
-		return nil, bad("version %d, this tablesmith reads %d", v, ckptVersion)
+	version := binary.LittleEndian.Uint32(fixed[8:])
+	if version != ckptVersion && version != ckptLean {
+		return nil, bad("version %d, this tablesmith reads %d and %d", version, ckptVersion, ckptLean)
 	}
 	levels := binary.LittleEndian.Uint32(fixed[12:])
 	n := binary.LittleEndian.Uint64(fixed[16:])
@@ -152,8 +168,11 @@ func readCheckpoint(f io.Reader, path, key string, slots uint64) (*Checkpoint, e
 		counts[i] = binary.LittleEndian.Uint64(rest[8*i:])
 	}
 	codes := NewCodes(n)
-	recentBuf := bigmem.New((n + 63) / 64 * 8)
-	cp := &Checkpoint{Codes: codes, Recent: recentBuf.Words(), Counts: counts, recentBuf: recentBuf}
+	cp := &Checkpoint{Codes: codes, Counts: counts}
+	if version == ckptVersion {
+		cp.recentBuf = bigmem.New((n + 63) / 64 * 8)
+		cp.Recent = cp.recentBuf.Words()
+	}
 	seg := 0
 	for pi, part := range [][]byte{wordBytes(codes.Words), wordBytes(cp.Recent)} {
 		for len(part) > 0 {
@@ -192,11 +211,16 @@ func readCheckpoint(f io.Reader, path, key string, slots uint64) (*Checkpoint, e
 }
 
 // check compares the codes with the counts: the slots of code r that are expanded
-// (recent bit clear) are the states of the levels d ≡ r (mod 3) so far.
+// (recent bit clear) are the states of the levels d ≡ r (mod 3) so far. A lean
+// checkpoint has no recent bits: the next level's code may hold more slots, the others
+// exactly those.
 func (cp *Checkpoint) check() error {
 	var got [4]uint64
 	for wi, w := range cp.Codes.Words {
-		done := ^spread(cp.Recent[wi>>1]>>(wi&1*32)) & evenBits
+		done := uint64(evenBits)
+		if !cp.Lean() {
+			done = ^spread(cp.Recent[wi>>1]>>(wi&1*32)) & evenBits
+		}
 		for c := range uint64(3) {
 			got[c] += uint64(bits.OnesCount64(match(w, c) & done))
 		}
@@ -205,10 +229,14 @@ func (cp *Checkpoint) check() error {
 	for d, k := range cp.Counts {
 		want[d%3] += k
 	}
+	next := len(cp.Counts) % 3
 	for c := range 3 {
-		if got[c] != want[c] {
+		if got[c] != want[c] && !(cp.Lean() && c == next && got[c] > want[c]) {
 			return fmt.Errorf("%d expanded states hold code %d, the counts say %d", got[c], c, want[c])
 		}
+	}
+	if cp.Lean() && got[next] == want[next] {
+		return errors.New("a lean checkpoint with no next level")
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package twobit
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,16 +11,25 @@ import (
 	"github.com/tablesmith/tablesmith/builder/internal/bfstoys"
 )
 
-// TestCheckpointFileResume stops a search after a level, writes its checkpoint file,
-// reads it back and resumes: the result is the whole search's. A damaged, cut or
-// foreign file is refused with ErrCheckpoint.
+// TestCheckpointFileResume stops a search (with recent bits, and lean) after a level,
+// writes its checkpoint file, reads it back and resumes: the result is the whole
+// search's. A damaged, cut or foreign file is refused with ErrCheckpoint.
 func TestCheckpointFileResume(t *testing.T) {
 	t.Parallel()
+	for _, lean := range []bool{false, true} {
+		t.Run(fmt.Sprintf("lean=%v", lean), func(t *testing.T) {
+			t.Parallel()
+			checkpointFileResume(t, lean)
+		})
+	}
+}
+
+func checkpointFileResume(t *testing.T, lean bool) {
 	sp := bfstoys.Cube{Dim: 15, Hole: func(s uint64) bool { return s%9 == 2 }}
 	path := filepath.Join(t.TempDir(), "t.ckpt")
 	const key = "cube 15"
 	stop := errors.New("stop")
-	_, err := Search(context.Background(), sp, Options{Workers: 2, AfterLevel: func(cp *Checkpoint) error {
+	_, err := Search(context.Background(), sp, Options{Workers: 2, Lean: lean, AfterLevel: func(cp *Checkpoint) error {
 		if len(cp.Counts) == 6 {
 			if err := WriteCheckpoint(path, key, cp); err != nil {
 				return err
@@ -35,7 +45,13 @@ func TestCheckpointFileResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Search(context.Background(), sp, Options{Workers: 2, Resume: cp})
+	if cp.Lean() != lean {
+		t.Fatalf("read back lean=%v", cp.Lean())
+	}
+	if st, _ := os.Stat(path); uint64(st.Size()) != CheckpointBytes(sp.Slots(), len(cp.Counts), lean) {
+		t.Fatalf("%d bytes, CheckpointBytes says %d", st.Size(), CheckpointBytes(sp.Slots(), len(cp.Counts), lean))
+	}
+	res, err := Search(context.Background(), sp, Options{Workers: 2, Resume: cp, Lean: lean})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,9 @@ import (
 )
 
 // TestSlideMatchesByteEngine builds small sliding-tile puzzles under every scheme with
-// both engines: the same states per level, and every slot's code is its remoteness
-// modulo 3 (3 where the byte engine reached nothing).
+// both engines, the two-bit one with recent bits and lean: the same states per level,
+// and every slot's code is its remoteness modulo 3 (3 where the byte engine reached
+// nothing).
 func TestSlideMatchesByteEngine(t *testing.T) {
 	t.Parallel()
 	boards := []struct {
@@ -26,8 +27,12 @@ func TestSlideMatchesByteEngine(t *testing.T) {
 	}
 	for _, b := range boards {
 		for _, scheme := range b.schemes {
-			for _, goal := range []string{"blank-last", "blank-first"} {
-				t.Run(fmt.Sprintf("%dx%d-%s-%s", b.rows, b.cols, scheme, goal), func(t *testing.T) {
+			for _, run := range []struct {
+				goal string
+				lean bool
+			}{{"blank-last", false}, {"blank-first", false}, {"blank-last", true}, {"blank-first", true}} {
+				goal := run.goal
+				t.Run(fmt.Sprintf("%dx%d-%s-%s-lean=%v", b.rows, b.cols, scheme, goal, run.lean), func(t *testing.T) {
 					t.Parallel()
 					sp, err := slide.NewSpace(slide.Params{Rows: b.rows, Cols: b.cols, Goal: goal, Index: scheme})
 					if err != nil {
@@ -37,7 +42,7 @@ func TestSlideMatchesByteEngine(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					got, err := twobit.Search(context.Background(), sp, twobit.Options{Workers: 2, Batch: 100})
+					got, err := twobit.Search(context.Background(), sp, twobit.Options{Workers: 2, Batch: 100, Lean: run.lean})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -14,6 +14,16 @@
 // were not reached, and so recent, before). The search thus holds 3 bits a slot, the
 // table 2.
 //
+// A lean search (Options.Lean) holds no recent bits, only the 2 bits a slot of the table:
+// for machines where the third bit does not fit. Its frontier is then every slot of code
+// d mod 3; each level it chooses the cheaper of two ways to find level d+1. Push expands
+// those slots, the older ones again (their neighbours are all reached, so they set
+// nothing); pull, where the unreached slots are fewer, has each unreached slot look for a
+// neighbour of code d mod 3, which can only be on level d: a neighbour of a state not yet
+// reached is at most one level nearer, and a reached one no farther than d. Pull needs
+// moves that can be undone (Reversible); without them a lean search only pushes. It
+// counts a level as it reaches it: the atomic AND that sets a slot returns the old code.
+//
 // The hot path: workers (internal/parallel) take chunks of 2^17 slots in order; a word of
 // 32 codes is matched against the frontier code with a few bit operations, and a chunk
 // that no state of the level before reached is skipped whole (a bitset of one bit a
@@ -29,6 +39,7 @@ import (
 	"fmt"
 	"math/bits"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -73,16 +84,28 @@ type Options struct {
 	// far; the search's arrays must not be kept after it returns. An error stops the
 	// search.
 	AfterLevel func(*Checkpoint) error
+	// Lean holds 2 bits a slot while searching instead of 3 (no recent bits): a third
+	// less memory, more expansions (see the package comment). A lean search resumes only
+	// from a lean checkpoint or drops a full one's recent bits.
+	Lean bool
 }
 
+// Reversible (games.Reversible) is implemented by spaces whose moves can be undone: the
+// expander lists, for every state, each state whose expansion lists it. A lean search
+// pulls only in such spaces.
+type Reversible interface{ MovesReversible() bool }
+
 // Checkpoint is the whole state of a search at a level boundary: the codes, the recent
-// bits and the states per level.
+// bits (none in a lean search) and the states per level expanded.
 type Checkpoint struct {
 	Codes     *Codes
-	Recent    []uint64 // one bit a slot: 1 until the slot is expanded
+	Recent    []uint64 // one bit a slot: 1 until the slot is expanded; nil when lean
 	Counts    []uint64
 	recentBuf *bigmem.Buf
 }
+
+// Lean reports whether the checkpoint holds no recent bits (a lean search's).
+func (c *Checkpoint) Lean() bool { return c.Recent == nil }
 
 // Release frees the checkpoint's recent bits (the codes are released with Codes.Release).
 func (c *Checkpoint) Release() { c.recentBuf.Release(); c.Recent = nil }
@@ -133,9 +156,13 @@ func (c *Codes) Bytes() []byte { return c.buf.Bytes()[:(c.n+3)/4] }
 func (c *Codes) Release() { c.buf.Release(); c.Words = nil }
 
 // MemoryEstimate is the memory a search of n slots holds: 2 bits a slot of codes, 1 of
-// recent bits, the chunk flags and the workers' buffers.
-func MemoryEstimate(n uint64, workers int) uint64 {
-	return (n+31)/32*8 + (n+63)/64*8 + 2*(n/chunkSize/8+8) + uint64(max(workers, 1))*(1<<20)
+// recent bits unless lean, the chunk flags and the workers' buffers.
+func MemoryEstimate(n uint64, workers int, lean bool) uint64 {
+	recent := (n + 63) / 64 * 8
+	if lean {
+		recent = 0
+	}
+	return (n+31)/32*8 + recent + 3*(n/chunkSize/8+8) + uint64(max(workers, 1))*(1<<20)
 }
 
 // CodesBytes is the memory of the codes alone (the table's values): 2 bits a slot.
@@ -147,7 +174,8 @@ type worker struct {
 	batch    []uint64
 	nbrs     []uint64
 	cand     []uint64
-	found    uint64 // frontier slots expanded this level
+	ends     []int  // a pull's batch: where each slot's neighbours end in nbrs
+	found    uint64 // frontier slots expanded this level (lean: slots reached)
 	reported uint64 // of which added to run.reached
 }
 
@@ -159,6 +187,7 @@ type run struct {
 	recent  []uint64
 	cur     []uint64 // chunk flags: the chunk holds frontier slots
 	next    []uint64
+	full    []uint64 // lean: chunk flags: every slot of the chunk is reached (pull skips it)
 	workers []*worker
 	reached atomic.Uint64
 	level   atomic.Int64
@@ -179,6 +208,7 @@ func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
 	chunks := (n + chunkSize - 1) / chunkSize
 	r.cur = make([]uint64, (chunks+63)/64)
 	r.next = make([]uint64, (chunks+63)/64)
+	r.full = make([]uint64, (chunks+63)/64)
 	r.workers = make([]*worker, opt.Workers)
 	for i := range r.workers {
 		wk := cacheline.New[worker]()
@@ -186,12 +216,21 @@ func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		wk.batch = make([]uint64, 0, opt.Batch)
 		wk.nbrs = make([]uint64, 0, 4*opt.Batch)
 		wk.cand = make([]uint64, 0, 4*opt.Batch)
+		if opt.Lean {
+			wk.ends = make([]int, 0, opt.Batch)
+		}
 		r.workers[i] = wk
 	}
 	cp := opt.Resume
 	if cp != nil {
-		if cp.Codes == nil || cp.Codes.Len() != n || uint64(len(cp.Recent)) != (n+63)/64 {
+		if cp.Codes == nil || cp.Codes.Len() != n || !cp.Lean() && uint64(len(cp.Recent)) != (n+63)/64 {
 			return nil, errors.New("twobit: the checkpoint is not of this space")
+		}
+		if cp.Lean() && !opt.Lean {
+			return nil, errors.New("twobit: a lean checkpoint (no recent bits) resumes only a lean search")
+		}
+		if opt.Lean {
+			cp.Release() // a full checkpoint's recent bits: a lean search does without
 		}
 		for i := range r.cur {
 			r.cur[i] = ^uint64(0) // the frontier may be anywhere
@@ -202,10 +241,13 @@ func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		r.base = r.reached.Load()
 	} else {
 		codes := NewCodes(n)
-		recentBuf := bigmem.New((n + 63) / 64 * 8)
-		cp = &Checkpoint{Codes: codes, Recent: recentBuf.Words(), recentBuf: recentBuf, Counts: []uint64{}}
-		for i := range cp.Recent {
-			cp.Recent[i] = ^uint64(0)
+		cp = &Checkpoint{Codes: codes, Counts: []uint64{}}
+		if !opt.Lean {
+			recentBuf := bigmem.New((n + 63) / 64 * 8)
+			cp.Recent, cp.recentBuf = recentBuf.Words(), recentBuf
+			for i := range cp.Recent {
+				cp.Recent[i] = ^uint64(0)
+			}
 		}
 		for _, g := range sp.Goals() {
 			if g >= n {
@@ -225,7 +267,12 @@ func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
 	}()
 	stop := r.reportProgress(start)
 	defer stop()
-	for anySet(r.cur) {
+	if opt.Lean {
+		if err := r.searchLean(ctx, cp, opt.Resume != nil); err != nil {
+			return nil, err
+		}
+	}
+	for !opt.Lean && anySet(r.cur) {
 		d := uint64(len(cp.Counts))
 		if d > sp.DepthBound() {
 			return nil, fmt.Errorf("twobit: remoteness %d is beyond the space's depth bound %d", d, sp.DepthBound())
@@ -423,4 +470,192 @@ func (r *run) reportProgress(start time.Time) func() {
 	return builder.Report(r.opt.Progress, r.opt.ProgressEvery, r.sp, func() builder.Progress {
 		return builder.Progress{Level: int(r.level.Load()), Reached: r.reached.Load(), Base: r.base, Slots: r.n, Elapsed: time.Since(start)}
 	})
+}
+
+// searchLean runs the levels of a lean search (no recent bits): cp.Counts holds the
+// levels expanded so far, and the states of the next level are the slots of its code
+// that the earlier levels of that code do not account for.
+func (r *run) searchLean(ctx context.Context, cp *Checkpoint, resumed bool) error {
+	reversible := false
+	if rv, ok := r.sp.(Reversible); ok {
+		reversible = rv.MovesReversible()
+	}
+	var frontier uint64
+	if resumed {
+		frontier = r.leanFrontier(cp.Counts)
+		r.reached.Add(frontier)
+		r.base = r.reached.Load()
+	} else {
+		goals := slices.Clone(r.sp.Goals())
+		slices.Sort(goals)
+		frontier = uint64(len(slices.Compact(goals)))
+		r.reached.Store(frontier)
+	}
+	for frontier > 0 {
+		d := uint64(len(cp.Counts))
+		if d > r.sp.DepthBound() {
+			return fmt.Errorf("twobit: remoteness %d is beyond the space's depth bound %d", d, r.sp.DepthBound())
+		}
+		r.level.Store(int64(d))
+		cp.Counts = append(cp.Counts, frontier)
+		// Push expands every slot of code d mod 3; pull visits every slot not reached
+		// (holes and unreachable states included). Each visit costs about an expansion.
+		var push uint64
+		for k := int(d); k >= 0; k -= 3 {
+			push += cp.Counts[k]
+		}
+		pull := reversible && r.n-r.reached.Load() < push
+		if leanMode != nil {
+			leanMode(d, pull)
+		}
+		next, err := r.expandLevelLean(ctx, d, pull)
+		if err != nil {
+			return err
+		}
+		r.cur, r.next = r.next, r.cur
+		clear(r.next)
+		frontier = next
+		if r.opt.AfterLevel != nil && frontier > 0 {
+			if err := r.opt.AfterLevel(cp); err != nil {
+				return fmt.Errorf("twobit: after level %d: %w", d, err)
+			}
+		}
+	}
+	return nil
+}
+
+// leanMode, if set (tests), is told each lean level's way: pull or push.
+var leanMode func(d uint64, pull bool)
+
+// leanFrontier is the size of the level after those counted: the slots of its code less
+// the states of the earlier levels of that code.
+func (r *run) leanFrontier(counts []uint64) uint64 {
+	d := len(counts)
+	var have uint64
+	for wi, w := range r.codes {
+		m := match(w, uint64(d%3))
+		if wi == len(r.codes)-1 && r.n&31 != 0 {
+			m &= 1<<(r.n&31*2) - 1
+		}
+		have += uint64(bits.OnesCount64(m))
+	}
+	for k := d - 3; k >= 0; k -= 3 {
+		have -= counts[k]
+	}
+	return have
+}
+
+// expandLevelLean finds level d+1 from level d in a lean search, by push or by pull, and
+// returns its size. The slots it reaches get code d+1 mod 3 and their chunks are
+// flagged in r.next.
+func (r *run) expandLevelLean(ctx context.Context, d uint64, pull bool) (uint64, error) {
+	c, nc := d%3, (d+1)%3
+	clr := (3 ^ nc)
+	for _, wk := range r.workers {
+		wk.found, wk.reported = 0, 0
+	}
+	chunks := (r.n + chunkSize - 1) / chunkSize
+	err := parallel.ForWorkers(ctx, r.workers, chunks, 1, func(wk *worker, ci, _ uint64) error {
+		if pull && r.full[ci>>6]&(1<<(ci&63)) != 0 || !pull && r.cur[ci>>6]&(1<<(ci&63)) == 0 {
+			return nil
+		}
+		lo := ci * (chunkSize / 32)
+		hi := min(lo+chunkSize/32, uint64(len(r.codes)))
+		want := c // push: the slots of the frontier's code
+		if pull {
+			want = NotReached
+		}
+		before := wk.found
+		batch := wk.batch[:0]
+		seen := false // a slot of the code looked for
+		for wi := lo; wi < hi; wi++ {
+			f := match(atomic.LoadUint64(&r.codes[wi]), want)
+			if wi == uint64(len(r.codes))-1 && r.n&31 != 0 {
+				f &= 1<<(r.n&31*2) - 1 // the codes past the last slot
+			}
+			if f == 0 {
+				continue
+			}
+			seen = true
+			base := wi << 5
+			for f != 0 {
+				batch = append(batch, base+uint64(bits.TrailingZeros64(f)>>1))
+				f &= f - 1
+			}
+			if len(batch) >= cap(batch)-32 {
+				r.leanBatch(wk, batch, pull, c, nc, clr)
+				batch = batch[:0]
+			}
+		}
+		if len(batch) > 0 {
+			r.leanBatch(wk, batch, pull, c, nc, clr)
+		}
+		wk.batch = batch[:0]
+		if pull && !seen {
+			atomic.OrUint64(&r.full[ci>>6], 1<<(ci&63))
+		}
+		if pull && wk.found > before {
+			atomic.OrUint64(&r.next[ci>>6], 1<<(ci&63))
+		}
+		r.reached.Add(wk.found - wk.reported)
+		wk.reported = wk.found
+		return nil
+	})
+	var found uint64
+	for _, wk := range r.workers {
+		found += wk.found
+	}
+	return found, err
+}
+
+// leanBatch pushes from the slots of batch (setting their unreached neighbours to code
+// nc, counting those it sets) or, pulling, sets to nc each slot of batch with a
+// neighbour of code c.
+func (r *run) leanBatch(wk *worker, batch []uint64, pull bool, c, nc, clr uint64) {
+	codes := r.codes
+	if !pull {
+		nbrs := wk.expand(wk.nbrs[:0], batch)
+		cand := wk.cand[:0]
+		for _, s := range nbrs {
+			if atomic.LoadUint64(&codes[s>>5])>>(s&31*2)&3 == NotReached {
+				cand = append(cand, s)
+			}
+		}
+		last := ^uint64(0)
+		for _, s := range cand {
+			sh := s & 31 * 2
+			if atomic.AndUint64(&codes[s>>5], ^(clr<<sh))>>sh&3 != NotReached {
+				continue // another worker, or an earlier neighbour, set it
+			}
+			wk.found++
+			if ci := s >> chunkLog; ci != last {
+				last = ci
+				if atomic.LoadUint64(&r.next[ci>>6])&(1<<(ci&63)) == 0 {
+					atomic.OrUint64(&r.next[ci>>6], 1<<(ci&63))
+				}
+			}
+		}
+		wk.nbrs, wk.cand = nbrs, cand
+		return
+	}
+	// Each slot's neighbours apart (one expander call a slot), then their codes loaded
+	// together so that the misses overlap.
+	nbrs, ends := wk.nbrs[:0], wk.ends[:0]
+	for i := range batch {
+		nbrs = wk.expand(nbrs, batch[i:i+1])
+		ends = append(ends, len(nbrs))
+	}
+	from := 0
+	for i, u := range batch {
+		for _, s := range nbrs[from:ends[i]] {
+			if atomic.LoadUint64(&codes[s>>5])>>(s&31*2)&3 == c {
+				// Only this worker writes the slots of its chunk in a pull; the others read them.
+				atomic.AndUint64(&codes[u>>5], ^(clr << (u & 31 * 2)))
+				wk.found++
+				break
+			}
+		}
+		from = ends[i]
+	}
+	wk.nbrs, wk.ends = nbrs, ends
 }

@@ -153,5 +153,102 @@ func TestResumeEveryLevel(t *testing.T) {
 func cloneCheckpoint(cp *Checkpoint) *Checkpoint {
 	codes := NewCodes(cp.Codes.Len())
 	copy(codes.Words, cp.Codes.Words)
-	return &Checkpoint{Codes: codes, Recent: slices.Clone(cp.Recent), Counts: slices.Clone(cp.Counts)}
+	var recent []uint64
+	if !cp.Lean() {
+		recent = slices.Clone(cp.Recent)
+	}
+	return &Checkpoint{Codes: codes, Recent: recent, Counts: slices.Clone(cp.Counts)}
+}
+
+// pushOnly hides a space's Reversible, so that a lean search of it only pushes.
+type pushOnly struct{ bfstoys.Space }
+
+// TestLeanMatchesOracle: a lean search (2 bits a slot, push or pull each level) gives
+// every slot's code and the counts of the oracle, pushing only, and pulling where the
+// space's moves can be undone; the cycle's chords cannot, so it only pushes.
+func TestLeanMatchesOracle(t *testing.T) {
+	t.Parallel()
+	spaces := map[string]bfstoys.Space{
+		"cube12":           bfstoys.Cube{Dim: 12},
+		"cube16-holes":     bfstoys.Cube{Dim: 16, Hole: func(s uint64) bool { return s%7 == 3 || bits.OnesCount64(s) == 9 }},
+		"cube16-push-only": pushOnly{bfstoys.Cube{Dim: 16}},
+		"chain":            bfstoys.Chain{Length: 300, N: 1000},
+		"cycle":            cycle{N: 100001},
+	}
+	for name, sp := range spaces {
+		for _, workers := range []int{1, 3} {
+			for _, batch := range []int{1, 33, 0} {
+				res, err := Search(context.Background(), sp, Options{Workers: workers, Batch: batch, Lean: true})
+				if err != nil {
+					t.Fatalf("%s workers=%d batch=%d: %v", name, workers, batch, err)
+				}
+				check(t, sp, res)
+				res.Codes.Release()
+			}
+		}
+	}
+}
+
+// TestLeanPullsAndPushes: on the hypercube the lean search pushes the first levels and
+// pulls the last ones (the unreached slots are then the fewer), and counts each level the
+// same either way; a space without Reversible never pulls. Not parallel: it sets the
+// package's leanMode hook.
+func TestLeanPullsAndPushes(t *testing.T) {
+	for _, tc := range []struct {
+		sp       Space
+		wantPull bool
+	}{{bfstoys.Cube{Dim: 14}, true}, {pushOnly{bfstoys.Cube{Dim: 14}}, false}} {
+		var modes []bool
+		leanMode = func(_ uint64, pull bool) { modes = append(modes, pull) }
+		res, err := Search(context.Background(), tc.sp, Options{Workers: 1, Lean: true})
+		leanMode = nil
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(modes) != len(res.Counts) || modes[0] || slices.Contains(modes, true) != tc.wantPull {
+			t.Fatalf("%T: pull per level %v", tc.sp, modes)
+		}
+		res.Codes.Release()
+	}
+}
+
+// TestLeanResumeEveryLevel stops a lean search after every level, resumes it from a copy
+// of its state there (and from a full search's checkpoint, whose recent bits it drops),
+// and checks the result; a full search refuses a lean checkpoint.
+func TestLeanResumeEveryLevel(t *testing.T) {
+	t.Parallel()
+	sp := bfstoys.Cube{Dim: 14, Hole: func(s uint64) bool { return s%11 == 5 }}
+	full, err := Search(context.Background(), sp, Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels := len(full.Counts)
+	for _, from := range []bool{true, false} { // the checkpoint is a lean search's
+		for stopAt := range levels - 1 {
+			var saved *Checkpoint
+			_, err := Search(context.Background(), sp, Options{Workers: 2, Lean: from, AfterLevel: func(cp *Checkpoint) error {
+				if len(cp.Counts)-1 == stopAt {
+					saved = cloneCheckpoint(cp)
+					return context.Canceled
+				}
+				return nil
+			}})
+			if err == nil || saved == nil {
+				t.Fatalf("stop at %d: err %v", stopAt, err)
+			}
+			if from {
+				if err := saved.check(); err != nil {
+					t.Fatalf("stop at %d: %v", stopAt, err)
+				}
+				if _, err := Search(context.Background(), sp, Options{Workers: 2, Resume: cloneCheckpoint(saved)}); err == nil {
+					t.Fatal("a full search resumed a lean checkpoint")
+				}
+			}
+			res, err := Search(context.Background(), sp, Options{Workers: 3, Resume: saved, Lean: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, sp, res)
+		}
+	}
 }

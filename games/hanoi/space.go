@@ -191,6 +191,10 @@ func (s *Space) ListsNeighbourRuns() bool { return true }
 // HasHoles reports whether the scheme leaves slots that are no state: only seed does.
 func (s *Space) HasHoles() bool { return s.scheme == seed }
 
+// MovesReversible reports that a disk can be moved back, and so a class of states lists
+// every class whose expansion lists it (the symmetries map moves to moves).
+func (s *Space) MovesReversible() bool { return true }
+
 // IsHole reports whether slot is no state of the scheme: for seed, a slot whose digits
 // are no canonical state; classes and plain have no holes. Slots out of range are holes.
 func (s *Space) IsHole(slot uint64) bool {

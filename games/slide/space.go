@@ -150,6 +150,10 @@ func (s *Space) Goals() []uint64 {
 // hash does.
 func (s *Space) HasHoles() bool { return s.kind == kindBranch }
 
+// MovesReversible reports that a slide can be slid back: the expander of a board lists
+// every board whose expansion lists it.
+func (s *Space) MovesReversible() bool { return true }
+
 // IsHole reports slots that are no board: only the branch hash has them.
 func (s *Space) IsHole(slot uint64) bool {
 	if s.kind != kindBranch {

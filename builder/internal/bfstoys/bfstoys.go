@@ -102,6 +102,9 @@ func (c Cube) DepthBound() uint64 { return uint64(c.Dim) }
 
 func (c Cube) IsHole(s uint64) bool { return c.Hole != nil && c.Hole(s) }
 
+// MovesReversible: a bit flipped back is a move, and holes are left out both ways.
+func (c Cube) MovesReversible() bool { return true }
+
 func (c Cube) NewExpander() func(dst, src []uint64) []uint64 {
 	return func(dst, src []uint64) []uint64 {
 		for _, s := range src {
@@ -128,6 +131,9 @@ func (c Chain) Goals() []uint64      { return []uint64{0} }
 func (c Chain) DepthBound() uint64   { return c.Length - 1 }
 func (c Chain) DepthHint() uint64    { return 10 }
 func (c Chain) IsHole(s uint64) bool { return s >= c.Length && s%2 == 0 }
+
+// MovesReversible: a step along the path is undone by the step back.
+func (c Chain) MovesReversible() bool { return true }
 
 func (c Chain) NewExpander() func(dst, src []uint64) []uint64 {
 	return func(dst, src []uint64) []uint64 {
