@@ -193,9 +193,13 @@ func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out st
 	}
 	// Every level's count as it is known, for the user (and the log of a long build).
 	levelStart := time.Now()
+	way := "" // a lean level's: pushed or pulled
 	reportLevel := func(d int, k uint64) {
-		notice(fmt.Sprintf("level %d: %s states (%.1fs)", d, groupDigits(k), time.Since(levelStart).Seconds()))
+		notice(fmt.Sprintf("level %d: %s states (%.1fs%s)", d, groupDigits(k), time.Since(levelStart).Seconds(), way))
 		levelStart = time.Now()
+	}
+	topt.LeanLevel = func(_ uint64, pull bool) {
+		way = map[bool]string{false: ", pushed", true: ", pulled"}[pull]
 	}
 	ckpt := topt.AfterLevel
 	topt.AfterLevel = func(cp *twobit.Checkpoint) error {

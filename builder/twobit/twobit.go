@@ -88,6 +88,9 @@ type Options struct {
 	// less memory, more expansions (see the package comment). A lean search resumes only
 	// from a lean checkpoint or drops a full one's recent bits.
 	Lean bool
+	// LeanLevel, if set, is told before each level of a lean search how it is expanded:
+	// by pull or by push.
+	LeanLevel func(d uint64, pull bool)
 }
 
 // Reversible (games.Reversible) is implemented by spaces whose moves can be undone: the
@@ -505,8 +508,8 @@ func (r *run) searchLean(ctx context.Context, cp *Checkpoint, resumed bool) erro
 			push += cp.Counts[k]
 		}
 		pull := reversible && r.n-r.reached.Load() < push
-		if leanMode != nil {
-			leanMode(d, pull)
+		if r.opt.LeanLevel != nil {
+			r.opt.LeanLevel(d, pull)
 		}
 		next, err := r.expandLevelLean(ctx, d, pull)
 		if err != nil {
@@ -523,9 +526,6 @@ func (r *run) searchLean(ctx context.Context, cp *Checkpoint, resumed bool) erro
 	}
 	return nil
 }
-
-// leanMode, if set (tests), is told each lean level's way: pull or push.
-var leanMode func(d uint64, pull bool)
 
 // leanFrontier is the size of the level after those counted: the slots of its code less
 // the states of the earlier levels of that code.

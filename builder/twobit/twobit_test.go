@@ -191,17 +191,16 @@ func TestLeanMatchesOracle(t *testing.T) {
 
 // TestLeanPullsAndPushes: on the hypercube the lean search pushes the first levels and
 // pulls the last ones (the unreached slots are then the fewer), and counts each level the
-// same either way; a space without Reversible never pulls. Not parallel: it sets the
-// package's leanMode hook.
+// same either way; a space without Reversible never pulls.
 func TestLeanPullsAndPushes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		sp       Space
 		wantPull bool
 	}{{bfstoys.Cube{Dim: 14}, true}, {pushOnly{bfstoys.Cube{Dim: 14}}, false}} {
 		var modes []bool
-		leanMode = func(_ uint64, pull bool) { modes = append(modes, pull) }
-		res, err := Search(context.Background(), tc.sp, Options{Workers: 1, Lean: true})
-		leanMode = nil
+		res, err := Search(context.Background(), tc.sp, Options{Workers: 1, Lean: true,
+			LeanLevel: func(_ uint64, pull bool) { modes = append(modes, pull) }})
 		if err != nil {
 			t.Fatal(err)
 		}
