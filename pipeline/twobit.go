@@ -61,11 +61,15 @@ func writerMemory(workers int) uint64 { return uint64(max(workers, 1)) * (8 << 2
 // do instead. The two-bit search holds recent bits (3 bits a slot) where they fit, else
 // it is lean (2). A resumed auto build takes the engine whose checkpoint is there.
 func ChooseEngine(sp bfs.Space, engine string, searchBits, workers int, logged, resume bool, out string) (EngineChoice, error) {
+	return chooseEngine(sp, engine, searchBits, workers, logged, resume, out, sysmem.Available())
+}
+
+// chooseEngine is ChooseEngine with avail bytes of memory available (0: unknown).
+func chooseEngine(sp bfs.Space, engine string, searchBits, workers int, logged, resume bool, out string, avail uint64) (EngineChoice, error) {
 	need, need3, need2, err := EngineMemory(sp, workers, logged)
 	if err != nil {
 		return EngineChoice{}, err
 	}
-	avail := sysmem.Available()
 	fits := func(n uint64) bool { return avail == 0 || n <= avail }
 	n := sp.Slots()
 	if searchBits != 0 && searchBits != 2 && searchBits != 3 {

@@ -224,3 +224,46 @@ func TestLeanTwoBitBuildKilledResumes(t *testing.T) {
 		t.Fatal("the lean build's codes differ from the full build's")
 	}
 }
+
+// TestEngineGoesLeanWhereRecentBitsDoNotFit: with memory for the two-bit search's codes
+// but not its recent bits, auto and two-bit choose a lean search; --search-bits 3 is
+// refused, naming the lean search's need; with less than the codes, every choice is
+// refused, naming the lean need; with plenty, 3 bits a slot.
+func TestEngineGoesLeanWhereRecentBitsDoNotFit(t *testing.T) {
+	t.Parallel()
+	in := instance(t, "slide", `{"rows":2,"cols":6,"goal":"blank-last"}`, "lex-half")
+	sp := in.Space.(twobit.Space)
+	bytes, need3, need2, err := EngineMemory(sp, 2, false)
+	if err != nil || !(need2 < need3 && need3 < bytes) {
+		t.Fatalf("needs: bytes %d, 3 bits %d, 2 bits %d, %v", bytes, need3, need2, err)
+	}
+	for _, tc := range []struct {
+		engine string
+		bits   int
+		avail  uint64
+		want   EngineChoice
+		errHas string
+	}{
+		{EngineAuto, 0, bytes, EngineChoice{Engine: EngineBytes}, ""},
+		{EngineAuto, 0, need3, EngineChoice{Engine: EngineTwoBit}, ""},
+		{EngineAuto, 0, need3 - 1, EngineChoice{Engine: EngineTwoBit, Lean: true}, ""},
+		{EngineTwoBit, 0, need2, EngineChoice{Engine: EngineTwoBit, Lean: true}, ""},
+		{EngineTwoBit, 2, bytes, EngineChoice{Engine: EngineTwoBit, Lean: true}, ""},
+		{EngineAuto, 2, bytes, EngineChoice{Engine: EngineTwoBit, Lean: true}, ""},
+		{EngineTwoBit, 3, need3 - 1, EngineChoice{}, "--search-bits 2"},
+		{EngineAuto, 0, need2 - 1, EngineChoice{}, "lean two-bit search"},
+		{EngineTwoBit, 2, need2 - 1, EngineChoice{}, "lean two-bit search"},
+		{EngineTwoBit, 4, bytes, EngineChoice{}, "2 or 3 bits"},
+	} {
+		got, err := chooseEngine(sp, tc.engine, tc.bits, 2, false, false, t.TempDir()+"/x.tsm", tc.avail)
+		if tc.errHas != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.errHas) {
+				t.Errorf("%s %d bits, %d available: %v, want an error with %q", tc.engine, tc.bits, tc.avail, err, tc.errHas)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%s %d bits, %d available: %+v %v, want %+v", tc.engine, tc.bits, tc.avail, got, err, tc.want)
+		}
+	}
+}
