@@ -353,13 +353,9 @@ func match(w uint64, c uint64) uint64 {
 func (r *run) expandLevel(ctx context.Context, d uint64) (uint64, error) {
 	c, nc := d%3, (d+1)%3
 	clr := (3 ^ nc) // the bits of code 3 that code nc has clear
-	for _, wk := range r.workers {
-		wk.found, wk.reported = 0, 0
-	}
-	chunks := (r.n + chunkSize - 1) / chunkSize
-	err := parallel.ForWorkers(ctx, r.workers, chunks, 1, func(wk *worker, ci, _ uint64) error {
+	return r.eachChunk(ctx, func(wk *worker, ci uint64) {
 		if r.cur[ci>>6]&(1<<(ci&63)) == 0 {
-			return nil
+			return
 		}
 		lo := ci * (chunkSize / 32)
 		hi := min(lo+chunkSize/32, uint64(len(r.codes)))
@@ -390,6 +386,19 @@ func (r *run) expandLevel(ctx context.Context, d uint64) (uint64, error) {
 			r.expandBatch(wk, batch, nc, clr)
 		}
 		wk.batch = batch[:0]
+	})
+}
+
+// eachChunk runs visit on every chunk of slots, in parallel, each worker with its own
+// tallies, and returns the sum of what they found; the reached count follows chunk by
+// chunk.
+func (r *run) eachChunk(ctx context.Context, visit func(wk *worker, ci uint64)) (uint64, error) {
+	for _, wk := range r.workers {
+		wk.found, wk.reported = 0, 0
+	}
+	chunks := (r.n + chunkSize - 1) / chunkSize
+	err := parallel.ForWorkers(ctx, r.workers, chunks, 1, func(wk *worker, ci, _ uint64) error {
+		visit(wk, ci)
 		r.reached.Add(wk.found - wk.reported)
 		wk.reported = wk.found
 		return nil
@@ -551,13 +560,9 @@ func (r *run) leanFrontier(counts []uint64) uint64 {
 func (r *run) expandLevelLean(ctx context.Context, d uint64, pull bool) (uint64, error) {
 	c, nc := d%3, (d+1)%3
 	clr := (3 ^ nc)
-	for _, wk := range r.workers {
-		wk.found, wk.reported = 0, 0
-	}
-	chunks := (r.n + chunkSize - 1) / chunkSize
-	err := parallel.ForWorkers(ctx, r.workers, chunks, 1, func(wk *worker, ci, _ uint64) error {
+	return r.eachChunk(ctx, func(wk *worker, ci uint64) {
 		if pull && r.full[ci>>6]&(1<<(ci&63)) != 0 || !pull && r.cur[ci>>6]&(1<<(ci&63)) == 0 {
-			return nil
+			return
 		}
 		lo := ci * (chunkSize / 32)
 		hi := min(lo+chunkSize/32, uint64(len(r.codes)))
@@ -597,15 +602,7 @@ func (r *run) expandLevelLean(ctx context.Context, d uint64, pull bool) (uint64,
 		if pull && wk.found > before {
 			atomic.OrUint64(&r.next[ci>>6], 1<<(ci&63))
 		}
-		r.reached.Add(wk.found - wk.reported)
-		wk.reported = wk.found
-		return nil
 	})
-	var found uint64
-	for _, wk := range r.workers {
-		found += wk.found
-	}
-	return found, err
 }
 
 // leanBatch pushes from the slots of batch (setting their unreached neighbours to code
