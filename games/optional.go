@@ -22,6 +22,15 @@ type NeighbourRuns interface{ ListsNeighbourRuns() bool }
 // neighbour on the frontier).
 type Reversible interface{ MovesReversible() bool }
 
+// Sided (optional, puzzle build) is implemented by a puzzle space whose states lie on two
+// sides, every move crossing from one to the other and the goals on side 0, and whose
+// index scheme keeps runs of slots on one side: RunSide reports whether every state among
+// the slots lo..hi-1 lies on one side, and which. A lean two-bit search then skips the
+// runs of the side a level cannot be on.
+type Sided interface {
+	RunSide(lo, hi uint64) (side uint8, ok bool)
+}
+
 // DepthHinter (optional, puzzle build) is implemented by a puzzle space whose DepthBound
 // is a proven bound well above the remoteness it expects: the values start at the width
 // the hint needs and are widened if the search goes deeper.

@@ -17,6 +17,8 @@ var (
 	_ games.NeighbourRuns = bfs.NeighbourRuns(nil)
 	_ twobit.Reversible   = games.Reversible(nil)
 	_ games.Reversible    = twobit.Reversible(nil)
+	_ twobit.Sided        = games.Sided(nil)
+	_ games.Sided         = twobit.Sided(nil)
 	_ bfs.DepthHinter     = games.DepthHinter(nil)
 	_ games.DepthHinter   = bfs.DepthHinter(nil)
 	_ bfs.Expecter        = games.Expecter(nil)

@@ -23,6 +23,10 @@
 // reached is at most one level nearer, and a reached one no farther than d. Pull needs
 // moves that can be undone (Reversible); without them a lean search only pushes. It
 // counts a level as it reaches it: the atomic AND that sets a slot returns the old code.
+// In a space with two sides that every move crosses (Sided: the sliding puzzles), level
+// d lies on side d mod 2, and a pull visits only the unreached slots of side d+1 mod 2:
+// half the work (2×6: 5.5 s of pulls instead of 12). A push gains nothing from it: the
+// chunks it scans are those the level before reached, already all of the right side.
 //
 // The hot path: workers (internal/parallel) take chunks of 2^17 slots in order; a word of
 // 32 codes is matched against the frontier code with a few bit operations, and a chunk
@@ -97,6 +101,18 @@ type Options struct {
 // expander lists, for every state, each state whose expansion lists it. A lean search
 // pulls only in such spaces.
 type Reversible interface{ MovesReversible() bool }
+
+// Sided (games.Sided) is implemented by spaces whose states lie on two sides, every move
+// crossing from one to the other, the goals on side 0 (the sliding puzzles: the blank's
+// cell changes colour with every move), and whose index scheme keeps long runs of slots
+// on one side. RunSide reports whether every state among the slots lo..hi-1 (holes are
+// on neither) lies on one side, and which. Level d is then on side d mod 2, and a lean
+// search skips the chunks of the other side: a push no longer expands the states of
+// d−3, d−9, … again (where its frontier's chunks still hold both sides), and a pull
+// visits only the unreached slots of side d+1 mod 2.
+type Sided interface {
+	RunSide(lo, hi uint64) (side uint8, ok bool)
+}
 
 // Checkpoint is the whole state of a search at a level boundary: the codes, the recent
 // bits (none in a lean search) and the states per level expanded.
@@ -190,7 +206,9 @@ type run struct {
 	recent  []uint64
 	cur     []uint64 // chunk flags: the chunk holds frontier slots
 	next    []uint64
-	full    []uint64 // lean: chunk flags: every slot of the chunk is reached (pull skips it)
+	full    []uint64    // lean: chunk flags: every slot of the chunk is reached (pull skips it)
+	side    [2][]uint64 // lean, Sided spaces: chunk flags: every state of the chunk is on side i
+	sideN   [2]uint64   // lean, Sided spaces: the slots of the chunks that may hold states of side i
 	workers []*worker
 	reached atomic.Uint64
 	level   atomic.Int64
@@ -492,6 +510,7 @@ func (r *run) searchLean(ctx context.Context, cp *Checkpoint, resumed bool) erro
 	if rv, ok := r.sp.(Reversible); ok {
 		reversible = rv.MovesReversible()
 	}
+	sided := r.findSides()
 	var frontier uint64
 	if resumed {
 		frontier = r.leanFrontier(cp.Counts)
@@ -512,11 +531,20 @@ func (r *run) searchLean(ctx context.Context, cp *Checkpoint, resumed bool) erro
 		cp.Counts = append(cp.Counts, frontier)
 		// Push expands every slot of code d mod 3; pull visits every slot not reached
 		// (holes and unreachable states included). Each visit costs about an expansion.
+		// In a sided space both see only one side: push the states of d, d−6, …, pull
+		// the slots of side d+1 mod 2 that the levels of that parity did not reach.
+		step, unreached := 3, r.n-r.reached.Load()
+		if sided {
+			step, unreached = 6, r.sideN[(d+1)%2]
+			for k := int(d) - 1; k >= 0; k -= 2 {
+				unreached -= min(unreached, cp.Counts[k])
+			}
+		}
 		var push uint64
-		for k := int(d); k >= 0; k -= 3 {
+		for k := int(d); k >= 0; k -= step {
 			push += cp.Counts[k]
 		}
-		pull := reversible && r.n-r.reached.Load() < push
+		pull := reversible && unreached < push
 		if r.opt.LeanLevel != nil {
 			r.opt.LeanLevel(d, pull)
 		}
@@ -534,6 +562,26 @@ func (r *run) searchLean(ctx context.Context, cp *Checkpoint, resumed bool) erro
 		}
 	}
 	return nil
+}
+
+// findSides flags, for a Sided space, the chunks whose states are all on one side, and
+// bounds the slots of each side; it reports whether the space is sided.
+func (r *run) findSides() bool {
+	sd, ok := r.sp.(Sided)
+	if !ok {
+		return false
+	}
+	r.side = [2][]uint64{make([]uint64, len(r.cur)), make([]uint64, len(r.cur))}
+	r.sideN = [2]uint64{r.n, r.n}
+	for ci := uint64(0); ci*chunkSize < r.n; ci++ {
+		lo := ci * chunkSize
+		hi := min(lo+chunkSize, r.n)
+		if side, ok := sd.RunSide(lo, hi); ok && side < 2 {
+			r.side[side][ci>>6] |= 1 << (ci & 63)
+			r.sideN[1-side] -= hi - lo
+		}
+	}
+	return true
 }
 
 // leanFrontier is the size of the level after those counted: the slots of its code less
@@ -560,8 +608,15 @@ func (r *run) leanFrontier(counts []uint64) uint64 {
 func (r *run) expandLevelLean(ctx context.Context, d uint64, pull bool) (uint64, error) {
 	c, nc := d%3, (d+1)%3
 	clr := (3 ^ nc)
+	// Level d is on side d mod 2 and level d+1 on the other: a push skips the chunks
+	// whose states are all on side d+1 mod 2, a pull those all on side d mod 2.
+	skip := r.side[(d+1)%2]
+	if pull {
+		skip = r.side[d%2]
+	}
 	return r.eachChunk(ctx, func(wk *worker, ci uint64) {
-		if pull && r.full[ci>>6]&(1<<(ci&63)) != 0 || !pull && r.cur[ci>>6]&(1<<(ci&63)) == 0 {
+		if pull && r.full[ci>>6]&(1<<(ci&63)) != 0 || !pull && r.cur[ci>>6]&(1<<(ci&63)) == 0 ||
+			skip != nil && skip[ci>>6]&(1<<(ci&63)) != 0 {
 			return
 		}
 		lo := ci * (chunkSize / 32)

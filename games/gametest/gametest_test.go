@@ -35,16 +35,21 @@ func (r *recorder) Fatalf(format string, args ...any) {
 }
 func (r *recorder) Fatal(args ...any) { r.Fatalf("%s", fmt.Sprint(args...)) }
 
-// check runs CheckTiered on g and returns its first failure ("" for none).
-func check(t *testing.T, g games.TieredGame) string {
+// record runs a check with a recorder and returns its first failure ("" for none).
+func record(t *testing.T, check func(testing.TB)) string {
 	r := &recorder{TB: t}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		CheckTiered(r, g, 64)
+		check(r)
 	}()
 	<-done
 	return r.failed
+}
+
+// check runs CheckTiered on g and returns its first failure ("" for none).
+func check(t *testing.T, g games.TieredGame) string {
+	return record(t, func(tb testing.TB) { CheckTiered(tb, g, 64) })
 }
 
 // The faults below are each a game that disagrees with itself in one way.

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tablesmith/tablesmith/games/gametest"
 )
 
 // forEachState calls f with every state of k pegs and n disks, in base-k order (disk 1
@@ -329,6 +331,23 @@ func TestFrameStewart(t *testing.T) {
 	for n := 1; n <= MaxDisks; n++ {
 		if got := depthBound(3, n); got != 1<<n-1 {
 			t.Errorf("depthBound(3, %d) = %d", n, got)
+		}
+	}
+}
+
+// TestSpacesKeepTheirPromises: under every scheme, with and without holes, the Hanoi
+// spaces pass the puzzle-space contract (package gametest): goals and neighbours inside
+// the space and on states, and every move undone by a move back, as a lean two-bit
+// search that pulls relies on.
+func TestSpacesKeepTheirPromises(t *testing.T) {
+	t.Parallel()
+	for _, pegs := range []int{3, 4, 5} {
+		for _, scheme := range []string{SchemeClasses, SchemeSeed, SchemePlain} {
+			sp, err := NewSpace(Params{Pegs: pegs, Disks: 6, Index: scheme})
+			if err != nil {
+				t.Fatal(err)
+			}
+			gametest.CheckPuzzleSpace(t, sp, 4000)
 		}
 	}
 }

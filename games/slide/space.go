@@ -154,6 +154,47 @@ func (s *Space) HasHoles() bool { return s.kind == kindBranch }
 // every board whose expansion lists it.
 func (s *Space) MovesReversible() bool { return true }
 
+// RunSide reports the side of the slots lo..hi-1 where they all have the blank on cells
+// of one colour (side 0: the goal's blank cell's colour); every slide changes the
+// blank's colour. The lex schemes rank the blank's cell first, so each cell's boards are
+// one run of (n-1)! slots ((n-1)!/2 under lex-half); the other schemes answer for single
+// slots only.
+func (s *Space) RunSide(lo, hi uint64) (side uint8, ok bool) {
+	if lo >= hi || hi > s.slots {
+		return 0, false
+	}
+	switch s.kind {
+	case kindLex, kindLexHalf:
+		run := uint64(s.fact[0])
+		if s.kind == kindLexHalf {
+			run /= 2
+		}
+		first, last := lo/run, (hi-1)/run
+		for c := first + 1; c <= last; c++ {
+			if s.blankPar[c] != s.blankPar[first] {
+				return 0, false
+			}
+		}
+		return uint8(s.blankPar[first]), true
+	case kindBranch:
+		if hi-lo != 1 {
+			return 0, false
+		}
+		var board [9]uint8
+		if !s.branch.Unrank(lo, board[:]) {
+			return 0, true // a hole: no state to be on the wrong side
+		}
+		return uint8(s.blankPar[Blank(board[:])&31]), true
+	default:
+		if hi-lo != 1 {
+			return 0, false
+		}
+		pos := make([]uint8, s.n)
+		s.unrankPos(lo, pos)
+		return uint8(s.blankPar[pos[0]&31]), true
+	}
+}
+
 // IsHole reports slots that are no board: only the branch hash has them.
 func (s *Space) IsHole(slot uint64) bool {
 	if s.kind != kindBranch {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tablesmith/tablesmith/builder/bfs"
+	"github.com/tablesmith/tablesmith/games/gametest"
 	"github.com/tablesmith/tablesmith/games/slide"
 	"github.com/tablesmith/tablesmith/index"
 )
@@ -145,6 +146,54 @@ func TestNewSpaceErrors(t *testing.T) {
 	} {
 		if _, err := slide.NewSpace(p); err == nil {
 			t.Errorf("%+v: no error", p)
+		}
+	}
+}
+
+// TestSpacesKeepTheirPromises: every board and scheme passes the puzzle-space contract
+// (package gametest): its moves undo each other and each slide crosses sides, and the
+// runs RunSide names (a whole blank cell's boards under the lex schemes) hold one side.
+func TestSpacesKeepTheirPromises(t *testing.T) {
+	t.Parallel()
+	for _, b := range []struct{ rows, cols int }{{2, 2}, {2, 3}, {3, 3}, {2, 5}, {3, 4}, {2, 7}} {
+		cells := b.rows * b.cols
+		for _, scheme := range slide.SchemeNames(cells) {
+			sp, err := slide.NewSpace(slide.Params{Rows: b.rows, Cols: b.cols, Index: scheme})
+			if err != nil {
+				t.Fatal(err)
+			}
+			gametest.CheckPuzzleSpace(t, sp, 3000)
+		}
+	}
+}
+
+// TestRunSidesOfTheLexSchemes: under lex and lex-half each blank cell's boards are one
+// run, which RunSide answers for whole; mr and the branch hash answer for single slots.
+func TestRunSidesOfTheLexSchemes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		scheme string
+		run    uint64 // the slots of one blank cell, 0: single slots only
+	}{{"lex", 40320}, {"lex-half", 20160}, {"mr", 0}, {"branch767359", 0}} {
+		sp, err := slide.NewSpace(slide.Params{Rows: 3, Cols: 3, Index: tc.scheme})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c := range uint64(9) {
+			lo, hi := c*tc.run, (c+1)*tc.run
+			side, ok := sp.RunSide(lo, hi)
+			if ok != (tc.run > 0) || ok && side != uint8((2-c/3+2-c%3)%2) {
+				t.Fatalf("%s: RunSide(%d, %d) = %d, %v", tc.scheme, lo, hi, side, ok)
+			}
+			if _, ok := sp.RunSide(lo, hi+1); ok && tc.run > 0 && c < 8 {
+				t.Fatalf("%s: RunSide(%d, %d) spans two blank cells yet answers", tc.scheme, lo, hi+1)
+			}
+		}
+		if _, ok := sp.RunSide(5, 5); ok {
+			t.Fatalf("%s: an empty run answers", tc.scheme)
+		}
+		if _, ok := sp.RunSide(0, sp.Slots()+1); ok {
+			t.Fatalf("%s: a run past the slots answers", tc.scheme)
 		}
 	}
 }

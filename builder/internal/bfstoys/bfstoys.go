@@ -5,6 +5,7 @@
 package bfstoys
 
 import (
+	"math/bits"
 	"slices"
 	"testing"
 )
@@ -115,6 +116,49 @@ func (c Cube) NewExpander() func(dst, src []uint64) []uint64 {
 				if t := s ^ 1<<b; !c.IsHole(t) {
 					dst = append(dst, t)
 				}
+			}
+		}
+		return dst
+	}
+}
+
+// SidedCube is the Dim-dimensional hypercube ranked side first: a vertex v (a bit per
+// dimension, the goal 0) lies on side popcount(v) mod 2, and its slot is the side
+// followed by v's low Dim-1 bits (the top bit follows from the side). Every move crosses
+// sides, and each side is one run of slots: the two-bit engine's Sided.
+type SidedCube struct{ Dim int }
+
+func (c SidedCube) Slots() uint64         { return 1 << c.Dim }
+func (c SidedCube) Goals() []uint64       { return []uint64{0} }
+func (c SidedCube) DepthBound() uint64    { return uint64(c.Dim) }
+func (c SidedCube) IsHole(uint64) bool    { return false }
+func (c SidedCube) MovesReversible() bool { return true }
+
+// RunSide: the slots below 2^(Dim-1) are side 0, the rest side 1.
+func (c SidedCube) RunSide(lo, hi uint64) (uint8, bool) {
+	half := uint64(1) << (c.Dim - 1)
+	if lo >= hi || (lo < half) != (hi-1 < half) {
+		return 0, false
+	}
+	return uint8(lo / half), true
+}
+
+func (c SidedCube) vertex(slot uint64) uint64 {
+	side, low := slot>>(c.Dim-1), slot&(1<<(c.Dim-1)-1)
+	top := (side ^ uint64(bits.OnesCount64(low))) & 1
+	return top<<(c.Dim-1) | low
+}
+
+func (c SidedCube) slot(v uint64) uint64 {
+	return uint64(bits.OnesCount64(v)&1)<<(c.Dim-1) | v&(1<<(c.Dim-1)-1)
+}
+
+func (c SidedCube) NewExpander() func(dst, src []uint64) []uint64 {
+	return func(dst, src []uint64) []uint64 {
+		for _, s := range src {
+			v := c.vertex(s)
+			for b := 0; b < c.Dim; b++ {
+				dst = append(dst, c.slot(v^1<<b))
 			}
 		}
 		return dst

@@ -1,0 +1,96 @@
+package gametest
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/tablesmith/tablesmith/games"
+)
+
+// PuzzleSlots is what CheckPuzzleSpace reads of a puzzle space: its slots and moves (a
+// subset of games.PuzzleSpace, so that the engines' toy spaces are checked too).
+type PuzzleSlots interface {
+	Slots() uint64
+	Goals() []uint64
+	NewExpander() func(dst, src []uint64) []uint64
+	IsHole(slot uint64) bool
+}
+
+// CheckPuzzleSpace checks a puzzle space's slots and the promises of its optional
+// interfaces on up to samples slots (all of them for a smaller space), chosen by a fixed
+// seed:
+//   - the goals are states inside the space, and every neighbour of a state is one;
+//   - where the moves can be undone (games.Reversible), each neighbour lists the state
+//     among its own;
+//   - where the space has sides (games.Sided), the goals are on side 0, every state
+//     has a side and each of its neighbours the other, and a run RunSide answers for
+//     holds only states of the side it names (runs of 2 to 2^20 slots at random, and
+//     the whole space).
+//
+// A wrong promise is no slower build but a wrong table: the two-bit engine trusts both.
+func CheckPuzzleSpace(t testing.TB, sp PuzzleSlots, samples int) {
+	t.Helper()
+	n := sp.Slots()
+	rng := rand.New(rand.NewPCG(1, 2))
+	exp := sp.NewExpander()
+	reversible := false
+	if rv, ok := sp.(games.Reversible); ok {
+		reversible = rv.MovesReversible()
+	}
+	sided, _ := sp.(games.Sided)
+	sideOf := func(s uint64) uint8 {
+		t.Helper()
+		side, ok := sided.RunSide(s, s+1)
+		if !ok || side > 1 {
+			t.Fatalf("RunSide(%d, %d) = %d, %v: a state's side, want 0 or 1 and true", s, s+1, side, ok)
+		}
+		return side
+	}
+	for _, g := range sp.Goals() {
+		if g >= n || sp.IsHole(g) {
+			t.Fatalf("goal slot %d: out of range or a hole (%d slots)", g, n)
+		}
+		if sided != nil && sideOf(g) != 0 {
+			t.Fatalf("goal slot %d is on side 1; the goals are on side 0", g)
+		}
+	}
+	for _, s := range sampleSlots(rng, n, samples) {
+		if sp.IsHole(s) {
+			if nb := exp(nil, []uint64{s}); len(nb) != 0 {
+				t.Fatalf("hole %d has neighbours %v", s, nb)
+			}
+			continue
+		}
+		for _, u := range exp(nil, []uint64{s}) {
+			if u >= n || sp.IsHole(u) {
+				t.Fatalf("slot %d: neighbour %d is out of range or a hole", s, u)
+			}
+			if reversible && !slices.Contains(exp(nil, []uint64{u}), s) {
+				t.Fatalf("slot %d: moves said reversible, but neighbour %d does not list it", s, u)
+			}
+			if sided != nil && sideOf(u) == sideOf(s) {
+				t.Fatalf("slots %d and %d are neighbours on the same side %d", s, u, sideOf(s))
+			}
+		}
+	}
+	if sided == nil {
+		return
+	}
+	runs := [][2]uint64{{0, n}}
+	for range samples / 16 {
+		lo := rng.Uint64N(n)
+		runs = append(runs, [2]uint64{lo, min(n, lo+2+rng.Uint64N(1<<20))})
+	}
+	for _, r := range runs {
+		side, ok := sided.RunSide(r[0], r[1])
+		if !ok {
+			continue
+		}
+		for _, s := range sampleSlots(rng, r[1]-r[0], 64) {
+			if s += r[0]; !sp.IsHole(s) && sideOf(s) != side {
+				t.Fatalf("RunSide(%d, %d) says side %d, but slot %d is on side %d", r[0], r[1], side, s, sideOf(s))
+			}
+		}
+	}
+}

@@ -1,0 +1,103 @@
+package gametest
+
+import (
+	"strings"
+	"testing"
+)
+
+// ladder is the path 0-1-…-(n-1) with the goal 0: reversible, and sided by parity, the
+// even slots in one run [0, n/2) and the odd in [n/2, n) once ranked side first. Each
+// field breaks one promise.
+type ladder struct {
+	n          uint64
+	oneWay     bool // a step forward cannot be undone
+	goalOdd    bool // the sides swapped: the goal on side 1
+	runsLie    bool // every run said to be side 0
+	holeMoves  bool // the last slot is a hole that its neighbour still lists
+	outOfRange bool // the last state lists slot n
+}
+
+func (l ladder) Slots() uint64         { return l.n }
+func (l ladder) Goals() []uint64       { return []uint64{0} }
+func (l ladder) MovesReversible() bool { return true }
+func (l ladder) IsHole(s uint64) bool  { return l.holeMoves && s == l.slot(l.n-1) }
+
+// vertex and slot rank the path side first: the even vertices, then the odd ones.
+func (l ladder) vertex(s uint64) uint64 {
+	if s < (l.n+1)/2 {
+		return 2 * s
+	}
+	return 2*(s-(l.n+1)/2) + 1
+}
+
+func (l ladder) slot(v uint64) uint64 {
+	if v%2 == 0 {
+		return v / 2
+	}
+	return (l.n+1)/2 + v/2
+}
+
+func (l ladder) RunSide(lo, hi uint64) (uint8, bool) {
+	half := (l.n + 1) / 2
+	if l.runsLie {
+		return 0, true
+	}
+	if lo >= hi || (lo < half) != (hi-1 < half) {
+		return 0, false
+	}
+	side := uint8(0)
+	if lo >= half {
+		side = 1
+	}
+	if l.goalOdd {
+		side ^= 1
+	}
+	return side, true
+}
+
+func (l ladder) NewExpander() func(dst, src []uint64) []uint64 {
+	return func(dst, src []uint64) []uint64 {
+		for _, s := range src {
+			if l.IsHole(s) {
+				continue
+			}
+			v := l.vertex(s)
+			if v > 0 && !(l.oneWay && v%2 == 1) {
+				dst = append(dst, l.slot(v-1))
+			}
+			if v+1 < l.n {
+				dst = append(dst, l.slot(v+1))
+			}
+			if l.outOfRange && v == l.n-1 {
+				dst = append(dst, l.n)
+			}
+		}
+		return dst
+	}
+}
+
+// TestCheckPuzzleSpaceFindsFaults: the ladder passes, and each broken promise is found
+// and named.
+func TestCheckPuzzleSpaceFindsFaults(t *testing.T) {
+	t.Parallel()
+	run := func(sp PuzzleSlots) string {
+		return record(t, func(tb testing.TB) { CheckPuzzleSpace(tb, sp, 500) })
+	}
+	if msg := run(ladder{n: 1001}); msg != "" {
+		t.Fatalf("the ladder fails: %s", msg)
+	}
+	for _, tc := range []struct {
+		sp   ladder
+		want string
+	}{
+		{ladder{n: 1001, oneWay: true}, "does not list it"},
+		{ladder{n: 1001, goalOdd: true}, "goals are on side 0"},
+		{ladder{n: 1001, runsLie: true}, "same side"},
+		{ladder{n: 1001, holeMoves: true}, "out of range or a hole"},
+		{ladder{n: 1001, outOfRange: true}, "out of range or a hole"},
+	} {
+		if msg := run(tc.sp); !strings.Contains(msg, tc.want) {
+			t.Errorf("%+v: CheckPuzzleSpace says %q, want a failure saying %q", tc.sp, msg, tc.want)
+		}
+	}
+}
