@@ -118,6 +118,9 @@ func TestTwoBitDiskFull(t *testing.T) {
 			!strings.Contains(msg, "warning: checkpoint after level 0 not written") || strings.Contains(msg, ".ts-") {
 			t.Fatalf("--search-bits %s: %v: %q; want exit 1 naming %s, and a checkpoint warning", bits, err, msg, out)
 		}
+		if lean := strings.Contains(msg, "a lean search"); lean != (bits == "2") {
+			t.Fatalf("--search-bits %s: lean %v: %q", bits, lean, msg)
+		}
 		if got, _ := os.ReadFile(out); !bytes.Equal(got, old) {
 			t.Errorf("--search-bits %s: the old table was not kept: %q", bits, got)
 		}

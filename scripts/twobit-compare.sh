@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Both puzzle engines side by side, interleaved: for each round and board, the byte
-# engine then the two-bit engine (order swapped every other round), wall, user and
-# system time and peak memory (GNU time), the table's size, and the per-depth counts
-# compared. Usage: scripts/twobit-compare.sh [ROUNDS] [BOARDS...]  (default 3, 3x4 2x6)
+# The puzzle engines side by side, interleaved: for each round and board, the byte
+# engine, the two-bit engine (3 bits a slot while searching) and its lean search (2 bits
+# a slot), in an order rotated every round: wall, user and system time and peak memory
+# (GNU time), the table's size, and the per-depth counts compared. Usage: scripts/twobit-compare.sh [ROUNDS] [BOARDS...]  (default 3, 3x4 2x6)
 set -euo pipefail
 BIN=${BIN:-bin/tablesmith}
 OUT=${OUT:-bin/bench/twobit}
@@ -13,10 +13,17 @@ echo "# $(date -u +%FT%TZ) $(uname -n) $(nproc) CPUs, $(grep -m1 'model name' /p
 for r in $(seq 1 "$ROUNDS"); do
   for b in $BOARDS; do
     rows=${b%x*}; cols=${b#*x}
-    engines="bytes two-bit"; [ $((r % 2)) = 0 ] && engines="two-bit bytes"
+    case $((r % 3)) in
+      1) engines="bytes two-bit lean" ;;
+      2) engines="two-bit lean bytes" ;;
+      0) engines="lean bytes two-bit" ;;
+    esac
     for e in $engines; do
       f="$OUT/slide-$b-$e.tsm"
-      t=$( { /usr/bin/time -f "%e %U %S %M" "$BIN" build slide --rows "$rows" --cols "$cols" --engine "$e" --checkpoint never -o "$f" --json > "$OUT/last.json"; } 2>&1 | tail -1)
+      flags=(--engine "$e")
+      [ "$e" = two-bit ] && flags+=(--search-bits 3)
+      [ "$e" = lean ] && flags=(--engine two-bit --search-bits 2)
+      t=$( { /usr/bin/time -f "%e %U %S %M" "$BIN" build slide --rows "$rows" --cols "$cols" "${flags[@]}" --checkpoint never -o "$f" --json > "$OUT/last.json"; } 2>&1 | tail -1)
       read -r wall user sys rss <<<"$t"
       s=$(python3 -c "import json;d=json.load(open('$OUT/last.json'));print(f\"{d['search_seconds']:.2f} {d['write_seconds']:.2f} {d['bytes']}\")")
       read -r search write bytes <<<"$s"
@@ -25,6 +32,7 @@ for r in $(seq 1 "$ROUNDS"); do
     done
     a=$("$BIN" info --json "$OUT/slide-$b-bytes.tsm" | python3 -c "import json,sys;print(json.load(sys.stdin)['counts'])")
     c=$("$BIN" info --json "$OUT/slide-$b-two-bit.tsm" | python3 -c "import json,sys;print(json.load(sys.stdin)['counts'])")
-    [ "$a" = "$c" ] && echo "round $r $b counts identical: $c" || { echo "round $r $b COUNTS DIFFER: bytes $a two-bit $c"; exit 1; }
+    l=$("$BIN" info --json "$OUT/slide-$b-lean.tsm" | python3 -c "import json,sys;print(json.load(sys.stdin)['counts'])")
+    [ "$a" = "$c" ] && [ "$a" = "$l" ] && echo "round $r $b counts identical: $c" || { echo "round $r $b COUNTS DIFFER: bytes $a two-bit $c lean $l"; exit 1; }
   done
 done

@@ -107,9 +107,9 @@ type Reversible interface{ MovesReversible() bool }
 // cell changes colour with every move), and whose index scheme keeps long runs of slots
 // on one side. RunSide reports whether every state among the slots lo..hi-1 (holes are
 // on neither) lies on one side, and which. Level d is then on side d mod 2, and a lean
-// search skips the chunks of the other side: a push no longer expands the states of
-// d−3, d−9, … again (where its frontier's chunks still hold both sides), and a pull
-// visits only the unreached slots of side d+1 mod 2.
+// search's pull visits only the unreached slots of side d+1 mod 2 in the chunks of one
+// side (a push's chunks, those the level before reached, are already of one side, but
+// after a resume, when every chunk is scanned).
 type Sided interface {
 	RunSide(lo, hi uint64) (side uint8, ok bool)
 }
@@ -208,7 +208,7 @@ type run struct {
 	next    []uint64
 	full    []uint64    // lean: chunk flags: every slot of the chunk is reached (pull skips it)
 	side    [2][]uint64 // lean, Sided spaces: chunk flags: every state of the chunk is on side i
-	sideN   [2]uint64   // lean, Sided spaces: the slots of the chunks that may hold states of side i
+	sideN   [2]uint64   // lean, Sided spaces: the slots of the chunks whose states are all on side i
 	workers []*worker
 	reached atomic.Uint64
 	level   atomic.Int64
@@ -510,7 +510,10 @@ func (r *run) searchLean(ctx context.Context, cp *Checkpoint, resumed bool) erro
 	if rv, ok := r.sp.(Reversible); ok {
 		reversible = rv.MovesReversible()
 	}
-	sided := r.findSides()
+	sided, err := r.findSides()
+	if err != nil {
+		return err
+	}
 	var frontier uint64
 	if resumed {
 		frontier = r.leanFrontier(cp.Counts)
@@ -529,22 +532,8 @@ func (r *run) searchLean(ctx context.Context, cp *Checkpoint, resumed bool) erro
 		}
 		r.level.Store(int64(d))
 		cp.Counts = append(cp.Counts, frontier)
-		// Push expands every slot of code d mod 3; pull visits every slot not reached
-		// (holes and unreachable states included). Each visit costs about an expansion.
-		// In a sided space both see only one side: push the states of d, d−6, …, pull
-		// the slots of side d+1 mod 2 that the levels of that parity did not reach.
-		step, unreached := 3, r.n-r.reached.Load()
-		if sided {
-			step, unreached = 6, r.sideN[(d+1)%2]
-			for k := int(d) - 1; k >= 0; k -= 2 {
-				unreached -= min(unreached, cp.Counts[k])
-			}
-		}
-		var push uint64
-		for k := int(d); k >= 0; k -= step {
-			push += cp.Counts[k]
-		}
-		pull := reversible && unreached < push
+		pushCost, pullCost := r.leanCosts(cp.Counts, sided)
+		pull := reversible && pullCost < pushCost
 		if r.opt.LeanLevel != nil {
 			r.opt.LeanLevel(d, pull)
 		}
@@ -564,24 +553,69 @@ func (r *run) searchLean(ctx context.Context, cp *Checkpoint, resumed bool) erro
 	return nil
 }
 
-// findSides flags, for a Sided space, the chunks whose states are all on one side, and
-// bounds the slots of each side; it reports whether the space is sided.
-func (r *run) findSides() bool {
+// findSides flags, for a Sided space, the chunks whose states are all on one side and
+// counts their slots; it reports whether any chunk is, and refuses a space whose goals
+// are not on side 0 (its levels would be skipped on the wrong side).
+func (r *run) findSides() (bool, error) {
 	sd, ok := r.sp.(Sided)
 	if !ok {
-		return false
+		return false, nil
 	}
-	r.side = [2][]uint64{make([]uint64, len(r.cur)), make([]uint64, len(r.cur))}
-	r.sideN = [2]uint64{r.n, r.n}
+	for _, g := range r.sp.Goals() {
+		if side, ok := sd.RunSide(g, g+1); !ok || side != 0 {
+			return false, fmt.Errorf("twobit: the space says goal slot %d is on side %d (answered %v), not side 0", g, side, ok)
+		}
+	}
+	side := [2][]uint64{make([]uint64, len(r.cur)), make([]uint64, len(r.cur))}
+	var n [2]uint64
 	for ci := uint64(0); ci*chunkSize < r.n; ci++ {
 		lo := ci * chunkSize
 		hi := min(lo+chunkSize, r.n)
-		if side, ok := sd.RunSide(lo, hi); ok && side < 2 {
-			r.side[side][ci>>6] |= 1 << (ci & 63)
-			r.sideN[1-side] -= hi - lo
+		if s, ok := sd.RunSide(lo, hi); ok && s < 2 {
+			side[s][ci>>6] |= 1 << (ci & 63)
+			n[s] += hi - lo
 		}
 	}
-	return true
+	if n[0]+n[1] == 0 {
+		return false, nil // no chunk of one side: nothing to skip
+	}
+	r.side, r.sideN = side, n
+	return true, nil
+}
+
+// leanCosts estimates the slots that level d = len(counts)-1 visits if it pushes and if
+// it pulls; each visit costs about an expansion. Push expands every slot of code d mod 3
+// in the chunks the level before reached, pull every unreached slot (holes and
+// unreachable states included). In a sided space, the one-side chunks hold only the
+// states of d, d−6, … of that code, and a pull visits only those of side d+1 mod 2; the
+// chunks of both sides (a fraction m of the slots) hold their share of every level and
+// of the unreached slots, and about half of their slots are on each side.
+func (r *run) leanCosts(counts []uint64, sided bool) (push, pull float64) {
+	d := len(counts) - 1
+	var reached [2]float64 // by side
+	for k, c := range counts {
+		reached[k%2] += float64(c)
+	}
+	unreached := float64(r.n) - reached[0] - reached[1]
+	if !sided {
+		for k := d; k >= 0; k -= 3 {
+			push += float64(counts[k])
+		}
+		return push, unreached
+	}
+	s := (d + 1) % 2
+	mixed := float64(r.n - r.sideN[0] - r.sideN[1])
+	m := mixed / float64(r.n)
+	for k := d; k >= 0; k -= 6 {
+		push += float64(counts[k])
+		if k >= 3 {
+			push += m * float64(counts[k-3])
+		}
+	}
+	one := float64(r.sideN[s])               // the slots of side s's one-side chunks
+	onSide := max(0, one+mixed/2-reached[s]) // side s's unreached slots
+	pull = onSide*one/(one+mixed/2) + m*unreached
+	return push, pull
 }
 
 // leanFrontier is the size of the level after those counted: the slots of its code less

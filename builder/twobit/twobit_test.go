@@ -4,11 +4,13 @@ import (
 	"context"
 	"math/bits"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/tablesmith/tablesmith/builder/internal/bfstoys"
 	"github.com/tablesmith/tablesmith/games/gametest"
+	"github.com/tablesmith/tablesmith/games/slide"
 )
 
 // cycle is the odd cycle 0-1-…-(N-1)-0 plus a chord every 7 slots: not bipartite, so
@@ -233,6 +235,25 @@ type countedSided struct{ counted }
 
 func (c countedSided) RunSide(lo, hi uint64) (uint8, bool) { return c.sides.RunSide(lo, hi) }
 
+// leanVisits runs a lean search of sp, telling it sp's sides or not, and returns the
+// result and the slots expanded or pulled.
+func leanVisits(t *testing.T, sp interface {
+	bfstoys.Space
+	Sided
+}, sided bool) (*Result, uint64) {
+	t.Helper()
+	var n atomic.Uint64
+	var s Space = counted{Space: sp, expanded: &n}
+	if sided {
+		s = countedSided{counted{Space: sp, sides: sp, expanded: &n}}
+	}
+	res, err := Search(context.Background(), s, Options{Workers: 2, Lean: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, n.Load()
+}
+
 // TestLeanSidedSkipsTheOtherSide: knowing the sides, a lean search gives the same codes
 // while expanding or visiting fewer slots (the older states of its code on the other side
 // are skipped, and so are the unreached slots of the frontier's own side).
@@ -241,21 +262,59 @@ func TestLeanSidedSkipsTheOtherSide(t *testing.T) {
 	cube := bfstoys.SidedCube{Dim: 20}
 	var visits [2]uint64
 	for i, sided := range []bool{false, true} {
-		var n atomic.Uint64
-		var sp Space = counted{Space: cube, expanded: &n}
-		if sided {
-			sp = countedSided{counted{Space: cube, sides: cube, expanded: &n}}
-		}
-		res, err := Search(context.Background(), sp, Options{Workers: 2, Lean: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		var res *Result
+		res, visits[i] = leanVisits(t, cube, sided)
 		check(t, cube, res)
 		res.Codes.Release()
-		visits[i] = n.Load()
 	}
 	if visits[1] >= visits[0]*9/10 { // 953,680 against 1,114,732 when written
 		t.Fatalf("slots expanded or visited: %d knowing the sides, %d not", visits[1], visits[0])
+	}
+}
+
+// TestLeanSidesNeverCostMore: on sliding puzzles whose chunks straddle blank cells (the
+// 8-puzzle's two chunks, 2×5's 14 of which 9 hold both sides), knowing the sides never
+// costs a lean search more slots than not knowing them, and the codes are the same.
+func TestLeanSidesNeverCostMore(t *testing.T) {
+	t.Parallel()
+	for _, b := range [][2]int{{3, 3}, {2, 5}} {
+		sp, err := slide.NewSpace(slide.Params{Rows: b[0], Cols: b[1], Index: "lex-half"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var visits [2]uint64
+		var codes [2]*Codes
+		for i, sided := range []bool{false, true} {
+			var res *Result
+			res, visits[i] = leanVisits(t, sp, sided)
+			codes[i] = res.Codes
+		}
+		if !slices.Equal(codes[0].Words, codes[1].Words) {
+			t.Fatalf("%v: the codes differ with the sides known", b)
+		}
+		if visits[1] > visits[0] {
+			t.Fatalf("%v: %d slots visited knowing the sides, %d not", b, visits[1], visits[0])
+		}
+		t.Logf("%v: %d slots visited knowing the sides, %d not", b, visits[1], visits[0])
+	}
+}
+
+// goalOnSide1 says the sides of a sided cube the other way round.
+type goalOnSide1 struct{ bfstoys.SidedCube }
+
+func (g goalOnSide1) RunSide(lo, hi uint64) (uint8, bool) {
+	s, ok := g.SidedCube.RunSide(lo, hi)
+	return 1 - s, ok
+}
+
+// TestLeanRefusesGoalsOffSide0: a space whose goals are not on side 0 breaks the Sided
+// promise (level d on side d mod 2); the lean search refuses it rather than skip the
+// wrong chunks.
+func TestLeanRefusesGoalsOffSide0(t *testing.T) {
+	t.Parallel()
+	_, err := Search(context.Background(), goalOnSide1{bfstoys.SidedCube{Dim: 18}}, Options{Lean: true})
+	if err == nil || !strings.Contains(err.Error(), "goal slot 0 is on side 1") {
+		t.Fatalf("err %v", err)
 	}
 }
 
@@ -286,7 +345,15 @@ func TestLeanPullsAndPushes(t *testing.T) {
 // and checks the result; a full search refuses a lean checkpoint.
 func TestLeanResumeEveryLevel(t *testing.T) {
 	t.Parallel()
-	sp := bfstoys.Cube{Dim: 14, Hole: func(s uint64) bool { return s%11 == 5 }}
+	for _, sp := range []bfstoys.Space{
+		bfstoys.Cube{Dim: 14, Hole: func(s uint64) bool { return s%11 == 5 }},
+		bfstoys.SidedCube{Dim: 18}, // resumed, a push scans every chunk: the sides skip half
+	} {
+		resumeEveryLevel(t, sp)
+	}
+}
+
+func resumeEveryLevel(t *testing.T, sp bfstoys.Space) {
 	full, err := Search(context.Background(), sp, Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)

@@ -77,10 +77,20 @@ func CheckPuzzleSpace(t testing.TB, sp PuzzleSlots, samples int) {
 	if sided == nil {
 		return
 	}
+	// Random runs, runs aligned as the two-bit engine's chunks of 2^17 slots, and the
+	// longest runs answered from a few starts (found by bisection): a run that answers
+	// one slot past a change of side is caught at its last slot.
 	runs := [][2]uint64{{0, n}}
 	for range samples / 16 {
 		lo := rng.Uint64N(n)
 		runs = append(runs, [2]uint64{lo, min(n, lo+2+rng.Uint64N(1<<20))})
+		lo &^= 1<<17 - 1
+		runs = append(runs, [2]uint64{lo, min(n, lo+1<<17)})
+	}
+	for _, lo := range sampleSlots(rng, n, 8) {
+		if hi := longestRun(sided, lo, n); hi > lo+1 {
+			runs = append(runs, [2]uint64{lo, hi})
+		}
 	}
 	for _, r := range runs {
 		side, ok := sided.RunSide(r[0], r[1])
@@ -93,4 +103,25 @@ func CheckPuzzleSpace(t testing.TB, sp PuzzleSlots, samples int) {
 			}
 		}
 	}
+}
+
+// longestRun returns the largest hi ≤ n for which sided answers the run lo..hi-1 (lo+1
+// when it answers no longer run), by doubling and then bisection. It assumes that a run
+// answered has every shorter run from lo answered.
+func longestRun(sided games.Sided, lo, n uint64) uint64 {
+	ok := func(hi uint64) bool { _, ok := sided.RunSide(lo, hi); return ok }
+	good, step := lo+1, uint64(1)
+	for good < n && ok(min(n, good+step)) {
+		good, step = min(n, good+step), step*2
+	}
+	bad := min(n, good+step) + 1 // the first length known (or taken) to fail
+	for bad-good > 1 {
+		mid := good + (bad-good)/2
+		if ok(mid) {
+			good = mid
+		} else {
+			bad = mid
+		}
+	}
+	return good
 }

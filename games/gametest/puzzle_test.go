@@ -13,6 +13,7 @@ type ladder struct {
 	oneWay     bool // a step forward cannot be undone
 	goalOdd    bool // the sides swapped: the goal on side 1
 	runsLie    bool // every run said to be side 0
+	pastEdge   bool // a run reaching one slot past the change of side answered
 	holeMoves  bool // the last slot is a hole that its neighbour still lists
 	outOfRange bool // the last state lists slot n
 }
@@ -42,7 +43,11 @@ func (l ladder) RunSide(lo, hi uint64) (uint8, bool) {
 	if l.runsLie {
 		return 0, true
 	}
-	if lo >= hi || (lo < half) != (hi-1 < half) {
+	last := hi - 1
+	if l.pastEdge && last == half && lo < half {
+		last-- // the off-by-one a run's end invites
+	}
+	if lo >= hi || (lo < half) != (last < half) {
 		return 0, false
 	}
 	side := uint8(0)
@@ -93,6 +98,8 @@ func TestCheckPuzzleSpaceFindsFaults(t *testing.T) {
 		{ladder{n: 1001, oneWay: true}, "does not list it"},
 		{ladder{n: 1001, goalOdd: true}, "goals are on side 0"},
 		{ladder{n: 1001, runsLie: true}, "same side"},
+		{ladder{n: 1001, pastEdge: true}, "says side 0, but slot 501 is on side 1"},
+		{ladder{n: 1 << 21, pastEdge: true}, "says side 0, but slot 1048576 is on side 1"},
 		{ladder{n: 1001, holeMoves: true}, "out of range or a hole"},
 		{ladder{n: 1001, outOfRange: true}, "out of range or a hole"},
 	} {

@@ -158,11 +158,13 @@ func TestSpacesKeepTheirPromises(t *testing.T) {
 	for _, b := range []struct{ rows, cols int }{{2, 2}, {2, 3}, {3, 3}, {2, 5}, {3, 4}, {2, 7}} {
 		cells := b.rows * b.cols
 		for _, scheme := range slide.SchemeNames(cells) {
-			sp, err := slide.NewSpace(slide.Params{Rows: b.rows, Cols: b.cols, Index: scheme})
-			if err != nil {
-				t.Fatal(err)
+			for _, goal := range []string{"blank-last", "blank-first"} {
+				sp, err := slide.NewSpace(slide.Params{Rows: b.rows, Cols: b.cols, Goal: goal, Index: scheme})
+				if err != nil {
+					t.Fatal(err)
+				}
+				gametest.CheckPuzzleSpace(t, sp, 3000)
 			}
-			gametest.CheckPuzzleSpace(t, sp, 3000)
 		}
 	}
 }
