@@ -409,3 +409,39 @@ func TestNotASet(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoBitDiskFull: a two-bit build, full or lean, whose disk fills (the file size
+// limit fails a write with EFBIG as a full disk fails it with ENOSPC) warns that a
+// checkpoint was not written and goes on, then fails naming the table, leaving nothing
+// behind; an old table at the output path is kept whole.
+func TestTwoBitDiskFull(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	bin := tablesmithBinary(t)
+	for _, bits := range []string{"2", "3"} {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "eight.tsm")
+		old := []byte("the old table, kept until a new one is whole")
+		if err := os.WriteFile(out, old, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("bash", "-c", `ulimit -f 16 && exec "$0" build eight --engine two-bit --search-bits "$2" --checkpoint always --workers 2 -o "$1"`, bin, out, bits)
+		b, err := cmd.CombinedOutput()
+		msg := string(b)
+		if err == nil || cmd.ProcessState.ExitCode() != exitFail || !strings.Contains(msg, "write "+out+": file too large") ||
+			!strings.Contains(msg, "warning: checkpoint after level 0 not written") || strings.Contains(msg, ".ts-") {
+			t.Fatalf("--search-bits %s: %v: %q; want exit 1 naming %s, and a checkpoint warning", bits, err, msg, out)
+		}
+		if lean := strings.Contains(msg, "a lean search"); lean != (bits == "2") {
+			t.Fatalf("--search-bits %s: lean %v: %q", bits, lean, msg)
+		}
+		if got, _ := os.ReadFile(out); !bytes.Equal(got, old) {
+			t.Errorf("--search-bits %s: the old table was not kept: %q", bits, got)
+		}
+		if des, _ := os.ReadDir(dir); len(des) != 1 {
+			t.Errorf("--search-bits %s: left behind: %v", bits, des)
+		}
+	}
+}
