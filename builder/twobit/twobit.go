@@ -649,7 +649,9 @@ func (r *run) expandLevelLean(ctx context.Context, d uint64, pull bool) (uint64,
 		skip = r.side[d%2]
 	}
 	return r.eachChunk(ctx, func(wk *worker, ci uint64) {
-		if pull && r.full[ci>>6]&(1<<(ci&63)) != 0 || !pull && r.cur[ci>>6]&(1<<(ci&63)) == 0 ||
+		// full is set by the other workers as they finish their chunks; cur only
+		// between levels.
+		if pull && atomic.LoadUint64(&r.full[ci>>6])&(1<<(ci&63)) != 0 || !pull && r.cur[ci>>6]&(1<<(ci&63)) == 0 ||
 			skip != nil && skip[ci>>6]&(1<<(ci&63)) != 0 {
 			return
 		}

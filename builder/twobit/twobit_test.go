@@ -11,6 +11,7 @@ import (
 	"github.com/tablesmith/tablesmith/builder/internal/bfstoys"
 	"github.com/tablesmith/tablesmith/games/gametest"
 	"github.com/tablesmith/tablesmith/games/slide"
+	"github.com/tablesmith/tablesmith/internal/racetest"
 )
 
 // cycle is the odd cycle 0-1-…-(N-1)-0 plus a chord every 7 slots: not bipartite, so
@@ -178,8 +179,8 @@ func TestLeanMatchesOracle(t *testing.T) {
 		"cube16-push-only": pushOnly{bfstoys.Cube{Dim: 16}},
 		"chain":            bfstoys.Chain{Length: 300, N: 1000},
 		"cycle":            cycle{N: 100001},
-		"sided-cube20":     bfstoys.SidedCube{Dim: 20},
-		"sided-push-only":  pushOnlySided{bfstoys.SidedCube{Dim: 19}},
+		"sided-cube19":     bfstoys.SidedCube{Dim: 19}, // 4 chunks, each of one side
+		"sided-push-only":  pushOnlySided{bfstoys.SidedCube{Dim: 18}},
 	}
 	for name, sp := range spaces {
 		for _, workers := range []int{1, 3} {
@@ -259,7 +260,7 @@ func leanVisits(t *testing.T, sp interface {
 // are skipped, and so are the unreached slots of the frontier's own side).
 func TestLeanSidedSkipsTheOtherSide(t *testing.T) {
 	t.Parallel()
-	cube := bfstoys.SidedCube{Dim: 20}
+	cube := bfstoys.SidedCube{Dim: 19}
 	var visits [2]uint64
 	for i, sided := range []bool{false, true} {
 		var res *Result
@@ -267,8 +268,11 @@ func TestLeanSidedSkipsTheOtherSide(t *testing.T) {
 		check(t, cube, res)
 		res.Codes.Release()
 	}
-	if visits[1] >= visits[0]*9/10 { // 953,680 against 1,114,732 when written
+	if visits[1] >= visits[0]*95/100 { // 471,586 against 520,610 when written
 		t.Fatalf("slots expanded or visited: %d knowing the sides, %d not", visits[1], visits[0])
+	}
+	if testing.Verbose() {
+		t.Logf("slots expanded or visited: %d knowing the sides, %d not", visits[1], visits[0])
 	}
 }
 
@@ -277,6 +281,7 @@ func TestLeanSidedSkipsTheOtherSide(t *testing.T) {
 // costs a lean search more slots than not knowing them, and the codes are the same.
 func TestLeanSidesNeverCostMore(t *testing.T) {
 	t.Parallel()
+	racetest.SkipSlow(t, "two lean searches of 2×5 (16 s)")
 	for _, b := range [][2]int{{3, 3}, {2, 5}} {
 		sp, err := slide.NewSpace(slide.Params{Rows: b[0], Cols: b[1], Index: "lex-half"})
 		if err != nil {
@@ -345,22 +350,20 @@ func TestLeanPullsAndPushes(t *testing.T) {
 // and checks the result; a full search refuses a lean checkpoint.
 func TestLeanResumeEveryLevel(t *testing.T) {
 	t.Parallel()
-	for _, sp := range []bfstoys.Space{
-		bfstoys.Cube{Dim: 14, Hole: func(s uint64) bool { return s%11 == 5 }},
-		bfstoys.SidedCube{Dim: 18}, // resumed, a push scans every chunk: the sides skip half
-	} {
-		resumeEveryLevel(t, sp)
-	}
+	resumeEveryLevel(t, bfstoys.Cube{Dim: 14, Hole: func(s uint64) bool { return s%11 == 5 }}, 1)
+	// Resumed, a push scans every chunk, and the sides skip half of them: every third
+	// level (a lean search of 2^18 slots is slow under the race detector).
+	resumeEveryLevel(t, bfstoys.SidedCube{Dim: 18}, 3)
 }
 
-func resumeEveryLevel(t *testing.T, sp bfstoys.Space) {
+func resumeEveryLevel(t *testing.T, sp bfstoys.Space, stride int) {
 	full, err := Search(context.Background(), sp, Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	levels := len(full.Counts)
 	for _, from := range []bool{true, false} { // the checkpoint is a lean search's
-		for stopAt := range levels - 1 {
+		for stopAt := 0; stopAt < levels-1; stopAt += stride {
 			var saved *Checkpoint
 			_, err := Search(context.Background(), sp, Options{Workers: 2, Lean: from, AfterLevel: func(cp *Checkpoint) error {
 				if len(cp.Counts)-1 == stopAt {
