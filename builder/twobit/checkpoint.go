@@ -31,6 +31,8 @@ import (
 //	          segments of 1 MiB (the last shorter), each followed by its CRC u32
 //
 // Version 2 is a lean search's (Options.Lean): the same, without the recent bits.
+// Version 3 is a half-depth search's (Options.Half): no recent bits either, and codes
+// 0 and 1 (⌊d/2⌋ mod 2), 2 (reached, not expanded) and 3.
 //
 // A file that is not whole, or whose bytes changed, fails a checksum and is refused with
 // ErrCheckpoint, naming the part.
@@ -42,6 +44,7 @@ const (
 	ckptMagic   = "TS2BITCK"
 	ckptVersion = 1
 	ckptLean    = 2 // a lean search's: no recent bits
+	ckptHalf    = 3 // a half-depth search's: no recent bits, codes ⌊d/2⌋ mod 2
 	ckptSegment = 1 << 20
 	maxLevels   = 1 << 20
 )
@@ -80,7 +83,10 @@ func WriteCheckpoint(path, key string, cp *Checkpoint) (err error) {
 	w := bufio.NewWriterSize(f, 1<<20)
 	hdr := []byte(ckptMagic)
 	version := uint32(ckptVersion)
-	if cp.Lean() {
+	switch {
+	case cp.Half:
+		version = ckptHalf
+	case cp.Lean():
 		version = ckptLean
 	}
 	hdr = binary.LittleEndian.AppendUint32(hdr, version)
@@ -141,8 +147,8 @@ func readCheckpoint(f io.Reader, path, key string, slots uint64) (*Checkpoint, e
 		return nil, bad("not a two-bit checkpoint (a byte-engine level log? build with --engine bytes)")
 	}
 	version := binary.LittleEndian.Uint32(fixed[8:])
-	if version != ckptVersion && version != ckptLean {
-		return nil, bad("version %d, this tablesmith reads %d and %d", version, ckptVersion, ckptLean)
+	if version < ckptVersion || version > ckptHalf {
+		return nil, bad("version %d, this tablesmith reads %d to %d", version, ckptVersion, ckptHalf)
 	}
 	levels := binary.LittleEndian.Uint32(fixed[12:])
 	n := binary.LittleEndian.Uint64(fixed[16:])
@@ -168,7 +174,7 @@ func readCheckpoint(f io.Reader, path, key string, slots uint64) (*Checkpoint, e
 		counts[i] = binary.LittleEndian.Uint64(rest[8*i:])
 	}
 	codes := NewCodes(n)
-	cp := &Checkpoint{Codes: codes, Counts: counts}
+	cp := &Checkpoint{Codes: codes, Counts: counts, Half: version == ckptHalf}
 	if version == ckptVersion {
 		cp.recentBuf = bigmem.New((n + 63) / 64 * 8)
 		cp.Recent = cp.recentBuf.Words()
@@ -213,9 +219,30 @@ func readCheckpoint(f io.Reader, path, key string, slots uint64) (*Checkpoint, e
 // check compares the codes with the counts: the slots of code r that are expanded
 // (recent bit clear) are the states of the levels d ≡ r (mod 3) so far. A lean
 // checkpoint has no recent bits: the next level's code may hold more slots, the others
-// exactly those.
+// exactly those. A half-depth checkpoint's codes 0 and 1 are the levels so far with
+// ⌊d/2⌋ mod 2 of that value, code 2 the next level.
 func (cp *Checkpoint) check() error {
 	var got [4]uint64
+	if cp.Half {
+		for _, w := range cp.Codes.Words {
+			for c := range uint64(3) {
+				got[c] += uint64(bits.OnesCount64(match(w, c)))
+			}
+		}
+		var want [2]uint64
+		for d, k := range cp.Counts {
+			want[d/2%2] += k
+		}
+		for c := range 2 {
+			if got[c] != want[c] {
+				return fmt.Errorf("%d states hold code %d, the counts say %d", got[c], c, want[c])
+			}
+		}
+		if got[halfOpen] == 0 {
+			return errors.New("a half-depth checkpoint with no next level")
+		}
+		return nil
+	}
 	for wi, w := range cp.Codes.Words {
 		done := uint64(evenBits)
 		if !cp.Lean() {

@@ -3,7 +3,6 @@ package twobit
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -16,20 +15,24 @@ import (
 // search's. A damaged, cut or foreign file is refused with ErrCheckpoint.
 func TestCheckpointFileResume(t *testing.T) {
 	t.Parallel()
-	for _, lean := range []bool{false, true} {
-		t.Run(fmt.Sprintf("lean=%v", lean), func(t *testing.T) {
+	for _, mode := range []string{"full", "lean", "half"} {
+		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			checkpointFileResume(t, lean)
+			checkpointFileResume(t, mode)
 		})
 	}
 }
 
-func checkpointFileResume(t *testing.T, lean bool) {
-	sp := bfstoys.Cube{Dim: 15, Hole: func(s uint64) bool { return s%9 == 2 }}
+func checkpointFileResume(t *testing.T, mode string) {
+	lean, half := mode == "lean", mode == "half"
+	var sp bfstoys.Space = bfstoys.Cube{Dim: 15, Hole: func(s uint64) bool { return s%9 == 2 }}
+	if half {
+		sp = bfstoys.SidedCube{Dim: 15}
+	}
 	path := filepath.Join(t.TempDir(), "t.ckpt")
 	const key = "cube 15"
 	stop := errors.New("stop")
-	_, err := Search(context.Background(), sp, Options{Workers: 2, Lean: lean, AfterLevel: func(cp *Checkpoint) error {
+	_, err := Search(context.Background(), sp, Options{Workers: 2, Lean: lean, Half: half, AfterLevel: func(cp *Checkpoint) error {
 		if len(cp.Counts) == 6 {
 			if err := WriteCheckpoint(path, key, cp); err != nil {
 				return err
@@ -45,13 +48,13 @@ func checkpointFileResume(t *testing.T, lean bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cp.Lean() != lean {
-		t.Fatalf("read back lean=%v", cp.Lean())
+	if cp.Lean() != lean || cp.Half != half {
+		t.Fatalf("read back lean=%v half=%v", cp.Lean(), cp.Half)
 	}
-	if st, _ := os.Stat(path); uint64(st.Size()) != CheckpointBytes(sp.Slots(), len(cp.Counts), lean) {
-		t.Fatalf("%d bytes, CheckpointBytes says %d", st.Size(), CheckpointBytes(sp.Slots(), len(cp.Counts), lean))
+	if st, _ := os.Stat(path); uint64(st.Size()) != CheckpointBytes(sp.Slots(), len(cp.Counts), lean || half) {
+		t.Fatalf("%d bytes, CheckpointBytes says %d", st.Size(), CheckpointBytes(sp.Slots(), len(cp.Counts), lean || half))
 	}
-	res, err := Search(context.Background(), sp, Options{Workers: 2, Resume: cp, Lean: lean})
+	res, err := Search(context.Background(), sp, Options{Workers: 2, Resume: cp, Lean: lean, Half: half})
 	if err != nil {
 		t.Fatal(err)
 	}

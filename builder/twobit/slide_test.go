@@ -12,9 +12,9 @@ import (
 )
 
 // TestSlideMatchesByteEngine builds small sliding-tile puzzles under every scheme with
-// both engines, the two-bit one with recent bits and lean: the same states per level,
-// and every slot's code is its remoteness modulo 3 (3 where the byte engine reached
-// nothing).
+// both engines, the two-bit one with recent bits, lean and half-depth: the same states
+// per level, and every slot's code is its remoteness modulo 3, or ⌊d/2⌋ mod 2 when
+// half-depth (3 where the byte engine reached nothing).
 func TestSlideMatchesByteEngine(t *testing.T) {
 	t.Parallel()
 	boards := []struct {
@@ -28,11 +28,12 @@ func TestSlideMatchesByteEngine(t *testing.T) {
 	for _, b := range boards {
 		for _, scheme := range b.schemes {
 			for _, run := range []struct {
-				goal string
-				lean bool
-			}{{"blank-last", false}, {"blank-first", false}, {"blank-last", true}, {"blank-first", true}} {
+				goal       string
+				lean, half bool
+			}{{"blank-last", false, false}, {"blank-first", false, false}, {"blank-last", true, false}, {"blank-first", true, false},
+				{"blank-last", false, true}, {"blank-first", false, true}} {
 				goal := run.goal
-				t.Run(fmt.Sprintf("%dx%d-%s-%s-lean=%v", b.rows, b.cols, scheme, goal, run.lean), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%dx%d-%s-%s-lean=%v-half=%v", b.rows, b.cols, scheme, goal, run.lean, run.half), func(t *testing.T) {
 					t.Parallel()
 					sp, err := slide.NewSpace(slide.Params{Rows: b.rows, Cols: b.cols, Goal: goal, Index: scheme})
 					if err != nil {
@@ -42,7 +43,7 @@ func TestSlideMatchesByteEngine(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					got, err := twobit.Search(context.Background(), sp, twobit.Options{Workers: 2, Batch: 100, Lean: run.lean})
+					got, err := twobit.Search(context.Background(), sp, twobit.Options{Workers: 2, Batch: 100, Lean: run.lean, Half: run.half})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -58,7 +59,7 @@ func TestSlideMatchesByteEngine(t *testing.T) {
 							if c != twobit.NotReached {
 								t.Fatalf("slot %d: code %d, want not reached", s, c)
 							}
-						} else if uint64(c) != x%3 {
+						} else if run.half && uint64(c) != x/2%2 || !run.half && uint64(c) != x%3 {
 							t.Fatalf("slot %d: code %d, remoteness %d", s, c, x)
 						}
 					}

@@ -95,6 +95,10 @@ type Options struct {
 	// LeanLevel, if set, is told before each level of a lean search how it is expanded:
 	// by pull or by push.
 	LeanLevel func(d uint64, pull bool)
+	// Half searches a Sided space in 2 bits a slot, each state expanded once, and leaves
+	// the codes of values.EncodingHalfDepth (⌊d/2⌋ mod 2) instead of d mod 3: see
+	// HalfDepth in the package comment.
+	Half bool
 }
 
 // Reversible (games.Reversible) is implemented by spaces whose moves can be undone: the
@@ -118,13 +122,14 @@ type Sided interface {
 // bits (none in a lean search) and the states per level expanded.
 type Checkpoint struct {
 	Codes     *Codes
-	Recent    []uint64 // one bit a slot: 1 until the slot is expanded; nil when lean
+	Recent    []uint64 // one bit a slot: 1 until the slot is expanded; nil when lean or half
 	Counts    []uint64
+	Half      bool // a half-depth search's (Options.Half): codes 0, 1, 2 and 3, no recent bits
 	recentBuf *bigmem.Buf
 }
 
-// Lean reports whether the checkpoint holds no recent bits (a lean search's).
-func (c *Checkpoint) Lean() bool { return c.Recent == nil }
+// Lean reports whether the checkpoint is a lean search's: codes d mod 3, no recent bits.
+func (c *Checkpoint) Lean() bool { return c.Recent == nil && !c.Half }
 
 // Release frees the checkpoint's recent bits (the codes are released with Codes.Release).
 func (c *Checkpoint) Release() { c.recentBuf.Release(); c.Recent = nil }
@@ -132,6 +137,7 @@ func (c *Checkpoint) Release() { c.recentBuf.Release(); c.Recent = nil }
 // Result is a finished search.
 type Result struct {
 	Codes       *Codes
+	Half        bool     // the codes are ⌊d/2⌋ mod 2 (Options.Half), not d mod 3
 	Counts      []uint64 // Counts[d]: states at remoteness d
 	Reached     uint64
 	Unreachable uint64
@@ -206,9 +212,10 @@ type run struct {
 	recent  []uint64
 	cur     []uint64 // chunk flags: the chunk holds frontier slots
 	next    []uint64
-	full    []uint64    // lean: chunk flags: every slot of the chunk is reached (pull skips it)
-	side    [2][]uint64 // lean, Sided spaces: chunk flags: every state of the chunk is on side i
-	sideN   [2]uint64   // lean, Sided spaces: the slots of the chunks whose states are all on side i
+	full    []uint64            // lean: chunk flags: every slot of the chunk is reached (pull skips it)
+	side    [2][]uint64         // lean, Sided spaces: chunk flags: every state of the chunk is on side i
+	sideN   [2]uint64           // lean, Sided spaces: the slots of the chunks whose states are all on side i
+	mixed   map[uint64][]uint64 // half: the chunks of both sides: per code word, the slots on side 1 (bit 2i)
 	workers []*worker
 	reached atomic.Uint64
 	level   atomic.Int64
@@ -223,6 +230,9 @@ func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
 	}
 	if opt.Batch <= 0 {
 		opt.Batch = 2048
+	}
+	if opt.Half && opt.Lean {
+		return nil, errors.New("twobit: a search is lean or half-depth, not both")
 	}
 	n := sp.Slots()
 	r := &run{sp: sp, opt: opt, n: n}
@@ -244,11 +254,14 @@ func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
 	}
 	cp := opt.Resume
 	if cp != nil {
-		if cp.Codes == nil || cp.Codes.Len() != n || !cp.Lean() && uint64(len(cp.Recent)) != (n+63)/64 {
+		if cp.Codes == nil || cp.Codes.Len() != n || !cp.Lean() && !cp.Half && uint64(len(cp.Recent)) != (n+63)/64 {
 			return nil, errors.New("twobit: the checkpoint is not of this space")
 		}
 		if cp.Lean() && !opt.Lean {
 			return nil, errors.New("twobit: a lean checkpoint (no recent bits) resumes only a lean search")
+		}
+		if cp.Half != opt.Half {
+			return nil, fmt.Errorf("twobit: a checkpoint of codes %s cannot resume a search of codes %s", codesName(cp.Half), codesName(opt.Half))
 		}
 		if opt.Lean {
 			cp.Release() // a full checkpoint's recent bits: a lean search does without
@@ -262,8 +275,8 @@ func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		r.base = r.reached.Load()
 	} else {
 		codes := NewCodes(n)
-		cp = &Checkpoint{Codes: codes, Counts: []uint64{}}
-		if !opt.Lean {
+		cp = &Checkpoint{Codes: codes, Counts: []uint64{}, Half: opt.Half}
+		if !opt.Lean && !opt.Half {
 			recentBuf := bigmem.New((n + 63) / 64 * 8)
 			cp.Recent, cp.recentBuf = recentBuf.Words(), recentBuf
 			for i := range cp.Recent {
@@ -274,7 +287,11 @@ func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
 			if g >= n {
 				return nil, fmt.Errorf("twobit: goal slot %d out of range [0, %d)", g, n)
 			}
-			codes.Words[g>>5] &^= 3 << (g & 31 * 2)
+			first := uint64(3) // level 0's code: d mod 3, or 2 (reached, not expanded)
+			if opt.Half {
+				first = 1
+			}
+			codes.Words[g>>5] &^= first << (g & 31 * 2)
 			r.cur[g>>chunkLog>>6] |= 1 << (g >> chunkLog & 63)
 		}
 	}
@@ -286,6 +303,11 @@ func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
 			cp.Release()
 		}
 	}()
+	if opt.Half {
+		if err := r.findHalfSides(); err != nil {
+			return nil, err
+		}
+	}
 	stop := r.reportProgress(start)
 	defer stop()
 	if opt.Lean {
@@ -316,7 +338,7 @@ func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		}
 	}
 	cp.Release()
-	res := &Result{Codes: cp.Codes, Counts: cp.Counts}
+	res := &Result{Codes: cp.Codes, Counts: cp.Counts, Half: opt.Half}
 	for _, c := range cp.Counts {
 		res.Reached += c
 	}
@@ -365,30 +387,57 @@ func match(w uint64, c uint64) uint64 {
 	return ^(x | x>>1) & evenBits
 }
 
-// expandLevel expands the frontier of level d (the slots of code d mod 3 not yet
-// expanded) and returns its size. The slots it reaches first get code d+1 mod 3 and
-// their chunks are flagged in r.next.
+// expandLevel expands the frontier of level d and returns its size: the slots of code d
+// mod 3 not yet expanded, or in a half-depth search those of code 2 on side d mod 2,
+// which it gives their final code ⌊d/2⌋ mod 2 as it finds them. The slots it reaches
+// first get code d+1 mod 3 (half-depth: 2) and their chunks are flagged in r.next.
 func (r *run) expandLevel(ctx context.Context, d uint64) (uint64, error) {
 	c, nc := d%3, (d+1)%3
+	var skip []uint64
+	if r.opt.Half {
+		c, nc = halfOpen, halfOpen
+		skip = r.side[(d+1)%2]
+	}
 	clr := (3 ^ nc) // the bits of code 3 that code nc has clear
 	return r.eachChunk(ctx, func(wk *worker, ci uint64) {
-		if r.cur[ci>>6]&(1<<(ci&63)) == 0 {
+		if r.cur[ci>>6]&(1<<(ci&63)) == 0 || skip != nil && skip[ci>>6]&(1<<(ci&63)) != 0 {
 			return
 		}
 		lo := ci * (chunkSize / 32)
 		hi := min(lo+chunkSize/32, uint64(len(r.codes)))
+		sides := r.mixed[ci] // half-depth, a chunk of both sides
 		batch := wk.batch[:0]
 		for wi := lo; wi < hi; wi++ {
 			f := match(atomic.LoadUint64(&r.codes[wi]), c)
 			if f == 0 {
 				continue
 			}
-			ri, sh := wi>>1, wi&1*32
-			f &= spread(r.recent[ri] >> sh)
-			if f == 0 {
-				continue
+			if r.opt.Half {
+				// Code 2 on the other side is level d+1, reached by this level.
+				if sides != nil {
+					onSide := sides[wi-lo] // side 1
+					if d%2 == 0 {
+						onSide = ^onSide
+					}
+					f &= onSide
+				}
+				if f == 0 {
+					continue
+				}
+				// No one reads level d's codes during level d (its neighbours are all on
+				// the other side), but the other side's slots of the word may be set.
+				atomic.AndUint64(&r.codes[wi], ^(f << 1))
+				if d/2%2 == 1 {
+					atomic.OrUint64(&r.codes[wi], f)
+				}
+			} else {
+				ri, sh := wi>>1, wi&1*32
+				f &= spread(r.recent[ri] >> sh)
+				if f == 0 {
+					continue
+				}
+				r.recent[ri] &^= squeeze(f) << sh
 			}
-			r.recent[ri] &^= squeeze(f) << sh
 			wk.found += uint64(bits.OnesCount64(f))
 			base := wi << 5
 			for f != 0 {
@@ -581,6 +630,66 @@ func (r *run) findSides() (bool, error) {
 	}
 	r.side, r.sideN = side, n
 	return true, nil
+}
+
+// halfOpen is a half-depth search's code of a slot reached and not yet expanded.
+const halfOpen = 2
+
+func codesName(half bool) string {
+	if half {
+		return "⌊d/2⌋ mod 2 (half-depth)"
+	}
+	return "d mod 3"
+}
+
+// maxMixedShare bounds the slots of a half-depth search's chunks of both sides (whose
+// side masks it holds, 2 bits a slot): a scheme that interleaves the sides slot by slot
+// (slide's mr and branch767359) would need as much again as the codes.
+const maxMixedShare = 8
+
+// findHalfSides prepares a half-depth search: it needs a Sided space with its goals on
+// side 0, flags the chunks of one side, and holds a side mask for each chunk of both.
+func (r *run) findHalfSides() error {
+	sd, ok := r.sp.(Sided)
+	if !ok {
+		return errors.New("twobit: a half-depth search needs a space of two sides that every move crosses (games.Sided)")
+	}
+	if _, err := r.findSides(); err != nil {
+		return err
+	}
+	if r.side[0] == nil {
+		r.side = [2][]uint64{make([]uint64, len(r.cur)), make([]uint64, len(r.cur))}
+	}
+	mixed := r.n - r.sideN[0] - r.sideN[1]
+	if mixed > r.n/maxMixedShare && mixed > 1<<22 {
+		return fmt.Errorf("twobit: a half-depth search needs the index scheme to keep each side in long runs of slots; %d of %d slots lie in chunks of both sides", mixed, r.n)
+	}
+	r.mixed = map[uint64][]uint64{}
+	for ci := uint64(0); ci*chunkSize < r.n; ci++ {
+		if (r.side[0][ci>>6]|r.side[1][ci>>6])&(1<<(ci&63)) != 0 {
+			continue
+		}
+		lo := ci * chunkSize
+		hi := min(lo+chunkSize, r.n)
+		mask := make([]uint64, (hi-lo+31)/32)
+		for wi := range mask {
+			wlo := lo + uint64(wi)*32
+			whi := min(wlo+32, hi)
+			if side, ok := sd.RunSide(wlo, whi); ok {
+				mask[wi] = uint64(side) * evenBits
+				continue
+			}
+			for s := wlo; s < whi; s++ {
+				side, ok := sd.RunSide(s, s+1)
+				if !ok {
+					return fmt.Errorf("twobit: the space gives no side for slot %d", s)
+				}
+				mask[wi] |= uint64(side&1) << (s & 31 * 2)
+			}
+		}
+		r.mixed[ci] = mask
+	}
+	return nil
 }
 
 // leanCosts estimates the slots that level d = len(counts)-1 visits if it pushes and if

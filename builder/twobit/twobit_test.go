@@ -55,8 +55,12 @@ func check(t *testing.T, sp bfstoys.Space, res *Result) {
 			}
 			continue
 		}
-		if int(got) != d%3 {
-			t.Fatalf("slot %d: code %d, want %d (depth %d)", s, got, d%3, d)
+		want := d % 3
+		if res.Half {
+			want = d / 2 % 2
+		}
+		if int(got) != want {
+			t.Fatalf("slot %d: code %d, want %d (depth %d, half-depth %v)", s, got, want, d, res.Half)
 		}
 		for len(counts) <= d {
 			counts = append(counts, 0)
@@ -162,7 +166,7 @@ func cloneCheckpoint(cp *Checkpoint) *Checkpoint {
 	if !cp.Lean() {
 		recent = slices.Clone(cp.Recent)
 	}
-	return &Checkpoint{Codes: codes, Recent: recent, Counts: slices.Clone(cp.Counts)}
+	return &Checkpoint{Codes: codes, Recent: recent, Counts: slices.Clone(cp.Counts), Half: cp.Half}
 }
 
 // pushOnly hides a space's Reversible, so that a lean search of it only pushes.
@@ -389,5 +393,129 @@ func resumeEveryLevel(t *testing.T, sp bfstoys.Space, stride int) {
 			}
 			check(t, sp, res)
 		}
+	}
+}
+
+// slotSides answers a sided space's RunSide for single slots only, as slide's mr scheme
+// does: every chunk is then of both sides, and a half-depth search holds their masks.
+type slotSides struct{ bfstoys.SidedCube }
+
+func (c slotSides) RunSide(lo, hi uint64) (uint8, bool) {
+	if hi-lo != 1 {
+		return 0, false
+	}
+	return c.SidedCube.RunSide(lo, hi)
+}
+
+// wordSides answers runs within a word but not across words, so that some words of a
+// chunk of both sides are answered whole and the word the sides change in slot by slot.
+type wordSides struct{ bfstoys.SidedCube }
+
+func (c wordSides) RunSide(lo, hi uint64) (uint8, bool) {
+	if hi-lo > 32 || (lo>>5) != ((hi-1)>>5) {
+		return 0, false
+	}
+	return c.SidedCube.RunSide(lo, hi)
+}
+
+// TestHalfMatchesOracle: a half-depth search (2 bits a slot, each state expanded once)
+// leaves every reached slot's ⌊d/2⌋ mod 2 and the oracle's counts, on chunks of one side,
+// of both (side masks) and on one chunk smaller than a word's run; it refuses a space
+// without sides and one whose goal is on side 1.
+func TestHalfMatchesOracle(t *testing.T) {
+	t.Parallel()
+	spaces := map[string]bfstoys.Space{
+		"sided-cube19": bfstoys.SidedCube{Dim: 19}, // 4 chunks, each of one side
+		"sided-cube12": bfstoys.SidedCube{Dim: 12}, // one chunk of both sides
+		"slot-sides":   slotSides{bfstoys.SidedCube{Dim: 18}},
+		"word-sides":   wordSides{bfstoys.SidedCube{Dim: 14}},
+		"sided-cube3":  bfstoys.SidedCube{Dim: 3},
+	}
+	for name, sp := range spaces {
+		for _, workers := range []int{1, 3} {
+			for _, batch := range []int{1, 33, 0} {
+				res, err := Search(context.Background(), sp, Options{Workers: workers, Batch: batch, Half: true})
+				if err != nil {
+					t.Fatalf("%s workers=%d batch=%d: %v", name, workers, batch, err)
+				}
+				if !res.Half {
+					t.Fatalf("%s: result not marked half-depth", name)
+				}
+				check(t, sp, res)
+				res.Codes.Release()
+			}
+		}
+	}
+	for _, tc := range []struct {
+		sp   Space
+		want string
+	}{
+		{bfstoys.Cube{Dim: 10}, "games.Sided"},
+		{goalOnSide1{bfstoys.SidedCube{Dim: 12}}, "goal slot 0 is on side 1"},
+	} {
+		if _, err := Search(context.Background(), tc.sp, Options{Half: true}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Fatalf("%T: err %v, want %q", tc.sp, err, tc.want)
+		}
+	}
+	if _, err := Search(context.Background(), bfstoys.SidedCube{Dim: 10}, Options{Half: true, Lean: true}); err == nil {
+		t.Fatal("a search both lean and half-depth ran")
+	}
+}
+
+// TestHalfExpandsOnce: a half-depth search hands every reached state to the expander
+// exactly once, as the 3-bit search does.
+func TestHalfExpandsOnce(t *testing.T) {
+	t.Parallel()
+	cube := bfstoys.SidedCube{Dim: 18}
+	var n atomic.Uint64
+	sp := countedSided{counted{Space: cube, sides: cube, expanded: &n}}
+	res, err := Search(context.Background(), sp, Options{Workers: 2, Half: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Codes.Release()
+	if n.Load() != res.Reached || res.Reached != cube.Slots() {
+		t.Fatalf("%d slots expanded, %d reached of %d", n.Load(), res.Reached, cube.Slots())
+	}
+}
+
+// TestHalfResumeEveryLevel stops a half-depth search after every level, resumes it from
+// a copy of its state there, and checks the result; the other searches refuse its
+// checkpoint, and it refuses theirs.
+func TestHalfResumeEveryLevel(t *testing.T) {
+	t.Parallel()
+	for _, sp := range []bfstoys.Space{bfstoys.SidedCube{Dim: 18}, slotSides{bfstoys.SidedCube{Dim: 13}}} {
+		full, err := Search(context.Background(), sp, Options{Workers: 2, Half: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for stopAt := 0; stopAt < len(full.Counts)-1; stopAt++ {
+			var saved *Checkpoint
+			_, err := Search(context.Background(), sp, Options{Workers: 2, Half: true, AfterLevel: func(cp *Checkpoint) error {
+				if len(cp.Counts)-1 == stopAt {
+					saved = cloneCheckpoint(cp)
+					return context.Canceled
+				}
+				return nil
+			}})
+			if err == nil || saved == nil {
+				t.Fatalf("stop at %d: err %v", stopAt, err)
+			}
+			if err := saved.check(); err != nil {
+				t.Fatalf("stop at %d: %v", stopAt, err)
+			}
+			for _, other := range []Options{{}, {Lean: true}} {
+				if _, err := Search(context.Background(), sp, Options{Workers: 2, Lean: other.Lean, Resume: cloneCheckpoint(saved)}); err == nil {
+					t.Fatalf("a search lean=%v resumed a half-depth checkpoint", other.Lean)
+				}
+			}
+			res, err := Search(context.Background(), sp, Options{Workers: 3, Resume: saved, Half: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, sp, res)
+			res.Codes.Release()
+		}
+		full.Codes.Release()
 	}
 }
