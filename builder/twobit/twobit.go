@@ -304,7 +304,7 @@ func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		}
 	}()
 	if opt.Half {
-		if err := r.findHalfSides(); err != nil {
+		if err := r.findHalfSides(true); err != nil {
 			return nil, err
 		}
 	}
@@ -647,9 +647,20 @@ func codesName(half bool) string {
 // (slide's mr and branch767359) would need as much again as the codes.
 const maxMixedShare = 8
 
+// CheckHalf returns nil if a half-depth search (Options.Half) can search sp, or why it
+// cannot: sp has no sides (Sided), its goals are not on side 0, or its index scheme
+// interleaves the sides (more than an eighth of its slots in chunks of both).
+func CheckHalf(sp Space) error {
+	n := sp.Slots()
+	chunks := (n + chunkSize - 1) / chunkSize
+	r := &run{sp: sp, n: n, cur: make([]uint64, (chunks+63)/64)}
+	return r.findHalfSides(false)
+}
+
 // findHalfSides prepares a half-depth search: it needs a Sided space with its goals on
-// side 0, flags the chunks of one side, and holds a side mask for each chunk of both.
-func (r *run) findHalfSides() error {
+// side 0, flags the chunks of one side, and (masks) holds a side mask for each chunk of
+// both.
+func (r *run) findHalfSides(masks bool) error {
 	sd, ok := r.sp.(Sided)
 	if !ok {
 		return errors.New("twobit: a half-depth search needs a space of two sides that every move crosses (games.Sided)")
@@ -663,6 +674,9 @@ func (r *run) findHalfSides() error {
 	mixed := r.n - r.sideN[0] - r.sideN[1]
 	if mixed > r.n/maxMixedShare && mixed > 1<<22 {
 		return fmt.Errorf("twobit: a half-depth search needs the index scheme to keep each side in long runs of slots; %d of %d slots lie in chunks of both sides", mixed, r.n)
+	}
+	if !masks {
+		return nil
 	}
 	r.mixed = map[uint64][]uint64{}
 	for ci := uint64(0); ci*chunkSize < r.n; ci++ {

@@ -456,6 +456,21 @@ func TestHalfMatchesOracle(t *testing.T) {
 		if _, err := Search(context.Background(), tc.sp, Options{Half: true}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Fatalf("%T: err %v, want %q", tc.sp, err, tc.want)
 		}
+		if err := CheckHalf(tc.sp); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Fatalf("CheckHalf(%T): %v, want %q", tc.sp, err, tc.want)
+		}
+	}
+	for _, sp := range []Space{bfstoys.SidedCube{Dim: 19}, slotSides{bfstoys.SidedCube{Dim: 18}}} {
+		if err := CheckHalf(sp); err != nil {
+			t.Fatalf("CheckHalf(%T): %v", sp, err)
+		}
+	}
+	big, err := slide.NewSpace(slide.Params{Rows: 3, Cols: 4, Index: "mr"}) // sides slot by slot
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckHalf(big); err == nil || !strings.Contains(err.Error(), "long runs") {
+		t.Fatalf("CheckHalf(3×4 mr): %v", err)
 	}
 	if _, err := Search(context.Background(), bfstoys.SidedCube{Dim: 10}, Options{Half: true, Lean: true}); err == nil {
 		t.Fatal("a search both lean and half-depth ran")
