@@ -31,6 +31,18 @@ type Sided interface {
 	RunSide(lo, hi uint64) (side uint8, ok bool)
 }
 
+// Shifted (optional, puzzle build) is implemented by a puzzle space some of whose moves
+// act on long runs of slots as one shift: every state at a slot s of [lo[i], hi[i]) has
+// the state at s+delta[i] among its neighbours (all multiples of 32, so that a run's
+// codes are whole words). Slide under the lex schemes: a horizontal move keeps the tiles'
+// order and moves the blank's cell, the rank's leading digit, by one. A two-bit search
+// then reaches those neighbours a word of 32 slots at a time, and expands each state only
+// for the rest of its moves (NewRestExpander: NewExpander less the shifts' neighbours).
+type Shifted interface {
+	MoveShifts() (lo, hi []uint64, delta []int64)
+	NewRestExpander() func(dst, src []uint64) []uint64
+}
+
 // DepthHinter (optional, puzzle build) is implemented by a puzzle space whose DepthBound
 // is a proven bound well above the remoteness it expects: the values start at the width
 // the hint needs and are widened if the search goes deeper.

@@ -24,6 +24,7 @@ func TestSlideMatchesByteEngine(t *testing.T) {
 		{2, 3, []string{"lex-half", "lex", "mr"}},
 		{2, 4, []string{"lex-half", "lex", "mr"}},
 		{3, 3, []string{"lex-half", "lex", "mr", "branch767359"}},
+		{2, 5, []string{"lex-half", "lex"}}, // runs of whole chunks: the horizontal moves by shifts
 	}
 	for _, b := range boards {
 		for _, scheme := range b.schemes {

@@ -95,6 +95,9 @@ type Options struct {
 	// LeanLevel, if set, is told before each level of a lean search how it is expanded:
 	// by pull or by push.
 	LeanLevel func(d uint64, pull bool)
+	// NoShifts ignores the space's shifts (Shifted): every move by the expander, as a
+	// space without them is searched (benchmarks compare the two).
+	NoShifts bool
 	// Half searches a Sided space in 2 bits a slot, each state expanded once, and leaves
 	// the codes of values.EncodingHalfDepth (⌊d/2⌋ mod 2) instead of d mod 3: see
 	// HalfDepth in the package comment.
@@ -116,6 +119,17 @@ type Reversible interface{ MovesReversible() bool }
 // after a resume, when every chunk is scanned).
 type Sided interface {
 	RunSide(lo, hi uint64) (side uint8, ok bool)
+}
+
+// Shifted (games.Shifted) is implemented by spaces some of whose moves act on long runs
+// of slots as one shift: every state at a slot s of [lo[i], hi[i]) has the state at
+// s+delta[i] among its neighbours, all multiples of 32. The search then reaches those
+// neighbours a code word (32 slots) at a time, and hands the expander (NewRestExpander's)
+// only the rest of each state's moves. A chunk that a run covers in part is expanded
+// wholly by the expander.
+type Shifted interface {
+	MoveShifts() (lo, hi []uint64, delta []int64)
+	NewRestExpander() func(dst, src []uint64) []uint64
 }
 
 // Checkpoint is the whole state of a search at a level boundary: the codes, the recent
@@ -196,6 +210,9 @@ func CodesBytes(n uint64) uint64 { return (n + 31) / 32 * 8 }
 // worker is one goroutine's scratch and tallies, on cache lines of its own.
 type worker struct {
 	expand   func(dst, src []uint64) []uint64
+	rest     func(dst, src []uint64) []uint64 // the moves the shifts do not make
+	exp      func(dst, src []uint64) []uint64 // the chunk at hand's: expand or rest
+	shifts   []int64                          // the chunk at hand's shifts, in code words
 	batch    []uint64
 	nbrs     []uint64
 	cand     []uint64
@@ -216,6 +233,9 @@ type run struct {
 	side    [2][]uint64         // lean, Sided spaces: chunk flags: every state of the chunk is on side i
 	sideN   [2]uint64           // lean, Sided spaces: the slots of the chunks whose states are all on side i
 	mixed   map[uint64][]uint64 // half: the chunks of both sides: per code word, the slots on side 1 (bit 2i)
+	shiftLo []uint64            // the space's shifts (Shifted), none with Options.NoShifts
+	shiftHi []uint64
+	shiftBy []int64
 	workers []*worker
 	reached atomic.Uint64
 	level   atomic.Int64
@@ -251,6 +271,21 @@ func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
 			wk.ends = make([]int, 0, opt.Batch)
 		}
 		r.workers[i] = wk
+	}
+	if sh, ok := sp.(Shifted); ok && !opt.NoShifts {
+		r.shiftLo, r.shiftHi, r.shiftBy = sh.MoveShifts()
+		for i, lo := range r.shiftLo {
+			if lo%32 != 0 || r.shiftHi[i]%32 != 0 || r.shiftBy[i]%32 != 0 || lo >= r.shiftHi[i] || r.shiftHi[i] > n ||
+				int64(lo)+r.shiftBy[i] < 0 || int64(r.shiftHi[i])+r.shiftBy[i] > int64(n) {
+				return nil, fmt.Errorf("twobit: the space's shift of [%d, %d) by %d is not of whole words inside its %d slots", lo, r.shiftHi[i], r.shiftBy[i], n)
+			}
+		}
+		if len(r.shiftLo) > 0 {
+			for _, wk := range r.workers {
+				wk.rest = sh.NewRestExpander()
+				wk.shifts = make([]int64, 0, len(r.shiftLo))
+			}
+		}
 	}
 	cp := opt.Resume
 	if cp != nil {
@@ -438,6 +473,9 @@ func (r *run) expandLevel(ctx context.Context, d uint64) (uint64, error) {
 				}
 				r.recent[ri] &^= squeeze(f) << sh
 			}
+			for _, dw := range wk.shifts {
+				r.shiftPush(uint64(int64(wi)+dw), f, clr)
+			}
 			wk.found += uint64(bits.OnesCount64(f))
 			base := wi << 5
 			for f != 0 {
@@ -465,6 +503,7 @@ func (r *run) eachChunk(ctx context.Context, visit func(wk *worker, ci uint64)) 
 	}
 	chunks := (r.n + chunkSize - 1) / chunkSize
 	err := parallel.ForWorkers(ctx, r.workers, chunks, 1, func(wk *worker, ci, _ uint64) error {
+		r.chunkShifts(wk, ci)
 		visit(wk, ci)
 		r.reached.Add(wk.found - wk.reported)
 		wk.reported = wk.found
@@ -477,12 +516,53 @@ func (r *run) eachChunk(ctx context.Context, visit func(wk *worker, ci uint64)) 
 	return found, err
 }
 
+// chunkShifts sets wk.exp and wk.shifts for chunk ci: the rest expander and the shifts
+// (in code words) where every shift covers the chunk whole or not at all, else the
+// expander alone.
+func (r *run) chunkShifts(wk *worker, ci uint64) {
+	wk.exp, wk.shifts = wk.expand, wk.shifts[:0]
+	if len(r.shiftLo) == 0 {
+		return
+	}
+	lo := ci * chunkSize
+	hi := min(lo+chunkSize, r.n)
+	for i, slo := range r.shiftLo {
+		shi := r.shiftHi[i]
+		switch {
+		case slo <= lo && hi <= shi:
+			wk.shifts = append(wk.shifts, r.shiftBy[i]/32)
+		case slo < hi && lo < shi:
+			wk.shifts = wk.shifts[:0] // covered in part
+			return
+		}
+	}
+	if len(wk.shifts) > 0 {
+		wk.exp = wk.rest
+	}
+}
+
+// shiftPush sets to code nc (clr: the bits of code 3 that nc has clear) each unreached
+// slot of code word tw whose bit 2i is set in f, flags its chunk in r.next, and returns
+// how many it set.
+func (r *run) shiftPush(tw uint64, f, clr uint64) uint64 {
+	p := &r.codes[tw]
+	u := match(atomic.LoadUint64(p), NotReached) & f
+	if u == 0 {
+		return 0
+	}
+	set := match(atomic.AndUint64(p, ^(u*clr)), NotReached) & u
+	if ci := tw << 5 >> chunkLog; atomic.LoadUint64(&r.next[ci>>6])&(1<<(ci&63)) == 0 {
+		atomic.OrUint64(&r.next[ci>>6], 1<<(ci&63))
+	}
+	return uint64(bits.OnesCount64(set))
+}
+
 // expandBatch sets every unreached neighbour of the slots of batch to code nc and flags
 // its chunk. A neighbour two workers both find unreached is set by both, to the same
 // code: harmless, and cheaper than learning which one did it (an atomic AND whose old
 // value is used is a compare-and-swap loop; one whose value is not, one locked AND).
 func (r *run) expandBatch(wk *worker, batch []uint64, nc, clr uint64) {
-	nbrs := wk.expand(wk.nbrs[:0], batch)
+	nbrs := wk.exp(wk.nbrs[:0], batch)
 	codes := r.codes
 	// First the loads, independent of each other: their misses overlap.
 	cand := wk.cand[:0]
@@ -796,6 +876,9 @@ func (r *run) expandLevelLean(ctx context.Context, d uint64, pull bool) (uint64,
 				continue
 			}
 			seen = true
+			if len(wk.shifts) > 0 {
+				f = r.leanShifts(wk, wi, f, pull, c, clr)
+			}
 			base := wi << 5
 			for f != 0 {
 				batch = append(batch, base+uint64(bits.TrailingZeros64(f)>>1))
@@ -819,13 +902,36 @@ func (r *run) expandLevelLean(ctx context.Context, d uint64, pull bool) (uint64,
 	})
 }
 
+// leanShifts does a lean level's work over the chunk's shifts for the slots f of code
+// word wi: pushing, it sets the unreached slots the shifts reach from them; pulling, it
+// sets each of them with a neighbour of code c across a shift, and returns the others,
+// which still look for one among the rest of their moves.
+func (r *run) leanShifts(wk *worker, wi, f uint64, pull bool, c, clr uint64) uint64 {
+	if !pull {
+		for _, dw := range wk.shifts {
+			wk.found += r.shiftPush(uint64(int64(wi)+dw), f, clr)
+		}
+		return f
+	}
+	var found uint64
+	for _, dw := range wk.shifts {
+		found |= f & match(atomic.LoadUint64(&r.codes[int64(wi)+dw]), c)
+	}
+	if found != 0 {
+		// Only this worker writes the slots of its chunk in a pull.
+		atomic.AndUint64(&r.codes[wi], ^(found * clr))
+		wk.found += uint64(bits.OnesCount64(found))
+	}
+	return f &^ found
+}
+
 // leanBatch pushes from the slots of batch (setting their unreached neighbours to code
 // nc, counting those it sets) or, pulling, sets to nc each slot of batch with a
 // neighbour of code c.
 func (r *run) leanBatch(wk *worker, batch []uint64, pull bool, c, nc, clr uint64) {
 	codes := r.codes
 	if !pull {
-		nbrs := wk.expand(wk.nbrs[:0], batch)
+		nbrs := wk.exp(wk.nbrs[:0], batch)
 		cand := wk.cand[:0]
 		for _, s := range nbrs {
 			if atomic.LoadUint64(&codes[s>>5])>>(s&31*2)&3 == NotReached {
@@ -853,7 +959,7 @@ func (r *run) leanBatch(wk *worker, batch []uint64, pull bool, c, nc, clr uint64
 	// together so that the misses overlap.
 	nbrs, ends := wk.nbrs[:0], wk.ends[:0]
 	for i := range batch {
-		nbrs = wk.expand(nbrs, batch[i:i+1])
+		nbrs = wk.exp(nbrs, batch[i:i+1])
 		ends = append(ends, len(nbrs))
 	}
 	from := 0

@@ -534,3 +534,51 @@ func TestHalfResumeEveryLevel(t *testing.T) {
 		full.Codes.Release()
 	}
 }
+
+// restCounted counts the slots a sided cube's rest expanders are given.
+type restCounted struct {
+	bfstoys.SidedCube
+	rest *atomic.Uint64
+}
+
+func (c restCounted) NewRestExpander() func(dst, src []uint64) []uint64 {
+	exp := c.SidedCube.NewRestExpander()
+	return func(dst, src []uint64) []uint64 {
+		c.rest.Add(uint64(len(src)))
+		return exp(dst, src)
+	}
+}
+
+// TestShiftsGiveTheSameCodes: every kind of search (3 bits, lean, half-depth) of a space
+// with shifts (the sided cube's top bit, slide's horizontal moves) leaves the same codes
+// with its shifts as without, and uses them: the rest expander is handed the states.
+func TestShiftsGiveTheSameCodes(t *testing.T) {
+	t.Parallel()
+	var rest atomic.Uint64
+	slide25, err := slide.NewSpace(slide.Params{Rows: 2, Cols: 5, Index: "lex-half"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sp := range []Space{restCounted{bfstoys.SidedCube{Dim: 19}, &rest}, slide25} {
+		for _, mode := range []Options{{}, {Lean: true}, {Half: true}} {
+			var words [2][]uint64
+			for i, off := range []bool{true, false} {
+				rest.Store(0)
+				opt := mode
+				opt.Workers, opt.NoShifts = 3, off
+				res, err := Search(context.Background(), sp, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				words[i] = slices.Clone(res.Codes.Words)
+				res.Codes.Release()
+				if _, ok := sp.(restCounted); ok && (rest.Load() == 0) != off {
+					t.Fatalf("%T lean=%v half=%v shifts off=%v: the rest expander had %d slots", sp, mode.Lean, mode.Half, off, rest.Load())
+				}
+			}
+			if !slices.Equal(words[0], words[1]) {
+				t.Fatalf("%T lean=%v half=%v: the codes differ with the shifts", sp, mode.Lean, mode.Half)
+			}
+		}
+	}
+}

@@ -26,7 +26,10 @@ type PuzzleSlots interface {
 //   - where the space has sides (games.Sided), the goals are on side 0, every state
 //     has a side and each of its neighbours the other, and a run RunSide answers for
 //     holds only states of the side it names (runs of 2 to 2^20 slots at random, and
-//     the whole space).
+//     the whole space);
+//   - where moves are shifts of runs (games.Shifted), the runs and shifts are whole
+//     words of 32 slots inside the space, and every state's neighbours are its rest
+//     expander's and the shifts' of its runs, as many times as the expander lists them.
 //
 // A wrong promise is no slower build but a wrong table: the two-bit engine trusts both.
 func CheckPuzzleSpace(t testing.TB, sp PuzzleSlots, samples int) {
@@ -55,7 +58,39 @@ func CheckPuzzleSpace(t testing.TB, sp PuzzleSlots, samples int) {
 			t.Fatalf("goal slot %d is on side 1; the goals are on side 0", g)
 		}
 	}
+	shifted, _ := sp.(games.Shifted)
+	var shiftLo, shiftHi []uint64
+	var shiftBy []int64
+	var rest func(dst, src []uint64) []uint64
+	if shifted != nil {
+		shiftLo, shiftHi, shiftBy = shifted.MoveShifts()
+		if len(shiftHi) != len(shiftLo) || len(shiftBy) != len(shiftLo) {
+			t.Fatalf("MoveShifts: %d starts, %d ends, %d shifts", len(shiftLo), len(shiftHi), len(shiftBy))
+		}
+		for i, lo := range shiftLo {
+			hi, by := shiftHi[i], shiftBy[i]
+			if lo%32 != 0 || hi%32 != 0 || by%32 != 0 || lo >= hi || hi > n ||
+				int64(lo)+by < 0 || int64(hi)+by > int64(n) {
+				t.Fatalf("MoveShifts: run [%d, %d) shifted by %d: want whole words inside the %d slots", lo, hi, by, n)
+			}
+		}
+		rest = shifted.NewRestExpander()
+	}
 	for _, s := range sampleSlots(rng, n, samples) {
+		if shifted != nil && !sp.IsHole(s) {
+			got := rest(nil, []uint64{s})
+			for i, lo := range shiftLo {
+				if lo <= s && s < shiftHi[i] {
+					got = append(got, uint64(int64(s)+shiftBy[i]))
+				}
+			}
+			want := exp(nil, []uint64{s})
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("slot %d: the rest expander and the shifts give %v, the expander %v", s, got, want)
+			}
+		}
 		if sp.IsHole(s) {
 			if nb := exp(nil, []uint64{s}); len(nb) != 0 {
 				t.Fatalf("hole %d has neighbours %v", s, nb)

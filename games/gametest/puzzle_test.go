@@ -108,3 +108,75 @@ func TestCheckPuzzleSpaceFindsFaults(t *testing.T) {
 		}
 	}
 }
+
+// twoRows is two rows of w slots, [0, w) and [w, 2w): each slot's neighbours are the
+// slots beside it in its row (its rest expander's) and the one across (a shift of the
+// whole row by ±w). Each field breaks one promise of games.Shifted.
+type twoRows struct {
+	w          uint64
+	wrongShift bool // the second row said to shift by −w+32
+	restAlso   bool // the rest expander lists the slot across as well
+	unaligned  bool // a row's run starts mid-word
+}
+
+func (r twoRows) Slots() uint64        { return 2 * r.w }
+func (r twoRows) Goals() []uint64      { return []uint64{0} }
+func (r twoRows) IsHole(s uint64) bool { return false }
+
+func (r twoRows) expand(across bool) func(dst, src []uint64) []uint64 {
+	return func(dst, src []uint64) []uint64 {
+		for _, s := range src {
+			row := s / r.w * r.w
+			if s > row {
+				dst = append(dst, s-1)
+			}
+			if s+1 < row+r.w {
+				dst = append(dst, s+1)
+			}
+			if across {
+				dst = append(dst, (s+r.w)%(2*r.w))
+			}
+		}
+		return dst
+	}
+}
+
+func (r twoRows) NewExpander() func(dst, src []uint64) []uint64     { return r.expand(true) }
+func (r twoRows) NewRestExpander() func(dst, src []uint64) []uint64 { return r.expand(r.restAlso) }
+
+func (r twoRows) MoveShifts() (lo, hi []uint64, delta []int64) {
+	back := -int64(r.w)
+	if r.wrongShift {
+		back += 32
+	}
+	lo, hi = []uint64{0, r.w}, []uint64{r.w, 2 * r.w}
+	if r.unaligned {
+		lo[1] += 16
+	}
+	return lo, hi, []int64{int64(r.w), back}
+}
+
+// TestCheckPuzzleSpaceFindsShiftFaults: two rows pass, and each broken promise of the
+// shifts is found.
+func TestCheckPuzzleSpaceFindsShiftFaults(t *testing.T) {
+	t.Parallel()
+	run := func(sp PuzzleSlots) string {
+		return record(t, func(tb testing.TB) { CheckPuzzleSpace(tb, sp, 500) })
+	}
+	if msg := run(twoRows{w: 256}); msg != "" {
+		t.Fatalf("two rows fail: %s", msg)
+	}
+	for _, tc := range []struct {
+		sp   twoRows
+		want string
+	}{
+		{twoRows{w: 256, wrongShift: true}, "the rest expander and the shifts give"},
+		{twoRows{w: 256, restAlso: true}, "the rest expander and the shifts give"},
+		{twoRows{w: 256, unaligned: true}, "want whole words"},
+		{twoRows{w: 48}, "want whole words"},
+	} {
+		if msg := run(tc.sp); !strings.Contains(msg, tc.want) {
+			t.Errorf("%+v: CheckPuzzleSpace says %q, want a failure saying %q", tc.sp, msg, tc.want)
+		}
+	}
+}

@@ -91,6 +91,10 @@ type Geometry struct {
 	// in the order up, left, right, down (ascending cell order).
 	nbrAll [4 * MaxCells]uint8
 	nbr    [MaxCells][]uint8
+	// vertical[c] is nbr[c] less the cells of c's own row (up, down), a window of
+	// vertAll: the moves the lex schemes' rest expander makes.
+	vertAll  [2 * MaxCells]uint8
+	vertical [MaxCells][]uint8
 
 	goalBoard [numGoals][MaxCells]uint8 // goal board per goal
 	goalCell  [numGoals][MaxCells]uint8 // goal cell of each tile
@@ -145,6 +149,17 @@ func NewGeometry(rows, cols int) (*Geometry, error) {
 			k++
 		}
 		g.nbr[c] = g.nbrAll[start:k:k]
+	}
+	k = 0
+	for c := range n {
+		start := k
+		for _, x := range g.nbr[c] {
+			if int(x)/cols != c/cols {
+				g.vertAll[k] = x
+				k++
+			}
+		}
+		g.vertical[c] = g.vertAll[start:k:k]
 	}
 
 	for goal := range Goal(numGoals) {

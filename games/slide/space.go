@@ -195,6 +195,48 @@ func (s *Space) RunSide(lo, hi uint64) (side uint8, ok bool) {
 	}
 }
 
+// run is the slots of one blank cell under the lex schemes: (n-1)!, halved under
+// lex-half.
+func (s *Space) run() uint64 {
+	run := uint64(s.fact[0])
+	if s.kind == kindLexHalf {
+		run /= 2
+	}
+	return run
+}
+
+// MoveShifts lists the horizontal moves as shifts of whole runs (games.Shifted): under
+// the lex schemes a board's rank is its blank's cell, then the order of its tiles'
+// cells, which a horizontal move keeps (the tile passes no other), so the board with the
+// blank one cell left or right is exactly one run of slots away (lex-half halves a rank
+// whose run is even). The other schemes, and boards whose runs are not whole words of
+// codes (under 10 cells), have none.
+func (s *Space) MoveShifts() (lo, hi []uint64, delta []int64) {
+	if s.kind != kindLex && s.kind != kindLexHalf || s.run()%32 != 0 {
+		return nil, nil, nil
+	}
+	run := s.run()
+	for c := range s.n {
+		for _, from := range s.geo.Neighbors(c) {
+			if int(from)/s.geo.Cols != c/s.geo.Cols {
+				continue // vertical
+			}
+			lo = append(lo, uint64(c)*run)
+			hi = append(hi, uint64(c+1)*run)
+			delta = append(delta, (int64(from)-int64(c))*int64(run))
+		}
+	}
+	return lo, hi, delta
+}
+
+// NewRestExpander is NewExpander less the moves MoveShifts lists: the vertical ones.
+func (s *Space) NewRestExpander() func(dst, src []uint64) []uint64 {
+	if lo, _, _ := s.MoveShifts(); lo == nil {
+		return s.NewExpander()
+	}
+	return s.newLexExpander(true)
+}
+
 // IsHole reports slots that are no board: only the branch hash has them.
 func (s *Space) IsHole(slot uint64) bool {
 	if s.kind != kindBranch {
@@ -316,6 +358,36 @@ func (s *Space) NewExpander() func(dst, src []uint64) []uint64 {
 		}
 	}
 	if s.kind == kindLex || s.kind == kindLexHalf {
+		return s.newLexExpander(false)
+	}
+	return func(dst, src []uint64) []uint64 {
+		for _, slot := range src {
+			s.unrankPos(slot, pos)
+			for tile, cell := range pos {
+				board[cell] = uint8(tile)
+			}
+			blank := pos[0]
+			for _, from := range s.geo.Neighbors(int(blank)) {
+				tile := board[from]
+				pos[0], pos[tile] = from, blank
+				dst = append(dst, s.rankPos(pos))
+				pos[0], pos[tile] = blank, from
+			}
+		}
+		return dst
+	}
+}
+
+// newLexExpander is NewExpander under the lex schemes, of the vertical moves alone when
+// vertical (NewRestExpander).
+func (s *Space) newLexExpander(vertical bool) func(dst, src []uint64) []uint64 {
+	board := cacheline.Make[uint8](s.n)
+	pos := cacheline.Make[uint8](s.n)
+	nbrs := s.geo.nbr
+	if vertical {
+		nbrs = s.geo.vertical
+	}
+	{
 		shift := 0
 		if s.kind == kindLexHalf {
 			shift = 1 // lex-half's slot is the lexicographic rank halved
@@ -342,29 +414,13 @@ func (s *Space) NewExpander() func(dst, src []uint64) []uint64 {
 					board[pos[tile]] = uint8(tile)
 				}
 				b := int(pos[0])
-				for _, from := range s.geo.Neighbors(b) {
+				for _, from := range nbrs[b] {
 					c := int(from)
 					dst = append(dst, uint64(r+s.lexStep(board, b, c, int(board[c])))>>shift)
 				}
 			}
 			return dst
 		}
-	}
-	return func(dst, src []uint64) []uint64 {
-		for _, slot := range src {
-			s.unrankPos(slot, pos)
-			for tile, cell := range pos {
-				board[cell] = uint8(tile)
-			}
-			blank := pos[0]
-			for _, from := range s.geo.Neighbors(int(blank)) {
-				tile := board[from]
-				pos[0], pos[tile] = from, blank
-				dst = append(dst, s.rankPos(pos))
-				pos[0], pos[tile] = blank, from
-			}
-		}
-		return dst
 	}
 }
 

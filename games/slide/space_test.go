@@ -199,3 +199,37 @@ func TestRunSidesOfTheLexSchemes(t *testing.T) {
 		}
 	}
 }
+
+// TestLexSchemesShiftHorizontalMoves: under lex and lex-half a horizontal move is a shift
+// of its blank cell's whole run (CheckPuzzleSpace checks each shift against the
+// expander); the other schemes, and boards whose runs are not whole words, have none.
+func TestLexSchemesShiftHorizontalMoves(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		rows, cols int
+		scheme     string
+		shifts     int
+		run        uint64
+	}{
+		{3, 4, "lex-half", 18, 19958400},
+		{3, 4, "lex", 18, 39916800},
+		{2, 7, "lex-half", 24, 3113510400},
+		{3, 3, "lex-half", 12, 20160},
+		{3, 4, "mr", 0, 0},
+		{2, 4, "lex-half", 0, 0}, // 7!/2 = 2520 slots a run: not whole words
+	} {
+		sp, err := slide.NewSpace(slide.Params{Rows: tc.rows, Cols: tc.cols, Index: tc.scheme})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo, hi, delta := sp.MoveShifts()
+		if len(lo) != tc.shifts {
+			t.Fatalf("%d×%d %s: %d shifts, want %d", tc.rows, tc.cols, tc.scheme, len(lo), tc.shifts)
+		}
+		for i := range lo {
+			if hi[i]-lo[i] != tc.run || (delta[i] != int64(tc.run) && delta[i] != -int64(tc.run)) {
+				t.Fatalf("%d×%d %s: run [%d, %d) shifted by %d", tc.rows, tc.cols, tc.scheme, lo[i], hi[i], delta[i])
+			}
+		}
+	}
+}

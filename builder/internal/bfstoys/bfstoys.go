@@ -153,11 +153,32 @@ func (c SidedCube) slot(v uint64) uint64 {
 	return uint64(bits.OnesCount64(v)&1)<<(c.Dim-1) | v&(1<<(c.Dim-1)-1)
 }
 
-func (c SidedCube) NewExpander() func(dst, src []uint64) []uint64 {
+func (c SidedCube) NewExpander() func(dst, src []uint64) []uint64 { return c.expander(c.Dim) }
+
+// MoveShifts: flipping the top bit keeps the low bits and changes the side, so it moves
+// every slot of one side by a side's run (the two-bit engine's Shifted, for Dim ≥ 6).
+func (c SidedCube) MoveShifts() (lo, hi []uint64, delta []int64) {
+	half := uint64(1) << (c.Dim - 1)
+	if half%32 != 0 {
+		return nil, nil, nil
+	}
+	return []uint64{0, half}, []uint64{half, 2 * half}, []int64{int64(half), -int64(half)}
+}
+
+// NewRestExpander flips every bit but the top one.
+func (c SidedCube) NewRestExpander() func(dst, src []uint64) []uint64 {
+	if lo, _, _ := c.MoveShifts(); lo == nil {
+		return c.NewExpander()
+	}
+	return c.expander(c.Dim - 1)
+}
+
+// expander flips each of the low bits bits of a vertex.
+func (c SidedCube) expander(bits int) func(dst, src []uint64) []uint64 {
 	return func(dst, src []uint64) []uint64 {
 		for _, s := range src {
 			v := c.vertex(s)
-			for b := 0; b < c.Dim; b++ {
+			for b := 0; b < bits; b++ {
 				dst = append(dst, c.slot(v^1<<b))
 			}
 		}
