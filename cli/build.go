@@ -82,10 +82,14 @@ func runBuild(e *env, args []string) (err error) {
 	resume := fs.Bool("resume", false, "continue from the checkpoint OUT.ckpt of an interrupted build of the same table")
 	ckpt := fs.String("checkpoint", "auto", "log every completed level to OUT.ckpt so that --resume can continue: auto (builds of 16M slots or more), always, never")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
-	engine := fs.String("engine", "auto", "search engine: bytes (a byte a state, exact remoteness stored), two-bit (2 bits a state stored: remoteness mod 3, "+
+	engine := fs.String("engine", "auto", "search engine: bytes (a byte a state, exact remoteness stored), two-bit (2 bits a state stored: see --codes; "+
 		"exact remoteness by descent), or auto (bytes when it fits the memory available, else two-bit)")
-	searchBits := fs.String("search-bits", "auto", "bits a slot the two-bit engine holds while searching: 3 (a recent bit: every state expanded once), "+
-		"2 (lean: a third less memory, older states expanded again or unreached ones pulling: slower), or auto (3 where it fits the memory available)")
+	codes := fs.String("codes", pipeline.CodesAuto, "what the two-bit engine's table stores: half-depth (⌊remoteness/2⌋ mod 2, searched in 2 bits a slot, each state expanded once; "+
+		"spaces of two sides, such as slide under lex and lex-half), depth-mod-3 (remoteness mod 3, searched as --search-bits says), "+
+		"or auto (half-depth where the space allows it and no --search-bits is given, else depth-mod-3)")
+	searchBits := fs.String("search-bits", "auto", "bits a slot the two-bit engine's depth-mod-3 search holds: 3 (a recent bit: every state expanded once), "+
+		"2 (lean: a third less memory, older states expanded again or unreached ones pulling: slower), or auto (3 where it fits the memory available); "+
+		"2 or 3 with --codes auto mean depth-mod-3 codes")
 	profile := cpuProfileFlag(fs)
 	if err := parseBuildFlags(fs, args, out, "FILE", workers); err != nil {
 		return err
@@ -103,7 +107,15 @@ func runBuild(e *env, args []string) (err error) {
 	if sb != 0 && *engine == pipeline.EngineBytes {
 		return fmt.Errorf("%w: --search-bits is the two-bit engine's: not with --engine bytes", errUsage)
 	}
-	opt := pipeline.PuzzleOptions{Workers: *workers, Resume: *resume, Build: pipeline.Stamp(*workers, e.args), Engine: *engine, SearchBits: sb}
+	switch {
+	case *codes != pipeline.CodesAuto && *codes != pipeline.CodesDepthMod3 && *codes != pipeline.CodesHalfDepth:
+		return fmt.Errorf("%w: --codes must be auto, %s or %s, not %q", errUsage, pipeline.CodesDepthMod3, pipeline.CodesHalfDepth, *codes)
+	case *codes != pipeline.CodesAuto && *engine == pipeline.EngineBytes:
+		return fmt.Errorf("%w: --codes is the two-bit engine's: not with --engine bytes (which stores the exact remoteness)", errUsage)
+	case *codes == pipeline.CodesHalfDepth && sb == 3:
+		return fmt.Errorf("%w: --codes half-depth searches in 2 bits a slot: not with --search-bits 3 (which is for depth-mod-3 codes)", errUsage)
+	}
+	opt := pipeline.PuzzleOptions{Workers: *workers, Resume: *resume, Build: pipeline.Stamp(*workers, e.args), Engine: *engine, Codes: *codes, SearchBits: sb}
 	switch *ckpt {
 	case "auto":
 		opt.Checkpoint = pipeline.CheckpointAuto
@@ -174,11 +186,14 @@ func printPuzzleSummary(e *env, out string, res *pipeline.PuzzleResult, asJSON b
 			"slots": info.Slots, "states": info.States, "unreachable": info.Unreachable,
 			"holes": info.Holes, "max_remoteness": info.MaxRemoteness, "bytes": info.Bytes,
 			"bits_per_state": info.BitsPerState, "search_seconds": res.SearchSeconds,
-			"write_seconds": res.WriteSeconds, "engine": res.Engine, "search_bits": res.SearchBits, "encoding": info.Encoding, "counts": info.Counts,
+			"write_seconds": res.WriteSeconds, "engine": res.Engine, "search_bits": res.SearchBits, "codes": res.Codes, "encoding": info.Encoding, "counts": info.Counts,
 		})
 	}
 	engine := res.Engine
-	if res.Engine == pipeline.EngineTwoBit && res.SearchBits == 2 {
+	switch {
+	case res.Codes == pipeline.CodesHalfDepth:
+		engine += " (half-depth)"
+	case res.Engine == pipeline.EngineTwoBit && res.SearchBits == 2:
 		engine += " (lean)"
 	}
 	return printf(e, "%s: %s %s, index %s, %s states (%s unreachable), max remoteness %d, %s slots, %s (%.2f bits/state), %s engine, search %.2fs, write %.2fs\n",

@@ -12,16 +12,19 @@ import (
 	"github.com/tablesmith/tablesmith/pipeline"
 )
 
-const convertArgs = "[--values wdl] [--workers N] [--json] -o OUT DIR | -o OUT FILE"
+const convertArgs = "[--values wdl] [--workers N] [--json] -o OUT DIR | [--codes auto|depth-mod-3|half-depth] -o OUT FILE"
 
 // runConvert implements `tablesmith convert`: the win/draw/loss-only set derived from a
-// finished full set of a two-player game, tier by tier, without solving anything.
+// finished full set of a two-player game, tier by tier, without solving anything; or a
+// puzzle table FILE between the remoteness and the two-bit encodings.
 func runConvert(e *env, args []string) error {
 	fs := newFlags(e, "convert", convertArgs)
 	valueKind := fs.String("values", string(format.ValuesWDL), "what the new set stores: wdl (win, draw or loss alone), the one a full set can be reduced to")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "blocks compressed in parallel")
 	out := fs.String("o", "", "the new set's directory (required; not DIR)")
 	asJSON := fs.Bool("json", false, "print one JSON object per tier")
+	codes := fs.String("codes", pipeline.CodesAuto, "a remoteness puzzle table FILE converted to two bits stores: half-depth (⌊remoteness/2⌋ mod 2; spaces of two sides), "+
+		"depth-mod-3 (remoteness mod 3), or auto (half-depth where the table's space allows it, else depth-mod-3)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -32,10 +35,17 @@ func runConvert(e *env, args []string) error {
 	case *out == "":
 		return fmt.Errorf("%w: -o OUT is required", errUsage)
 	}
+	switch *codes {
+	case pipeline.CodesAuto, pipeline.CodesDepthMod3, pipeline.CodesHalfDepth:
+	default:
+		return fmt.Errorf("%w: --codes must be auto, %s or %s, not %q", errUsage, pipeline.CodesDepthMod3, pipeline.CodesHalfDepth, *codes)
+	}
 	if st, err := os.Stat(pos[0]); err == nil && st.Mode().IsRegular() {
-		return convertPuzzleTable(e, pos[0], *out, *workers, *asJSON)
+		return convertPuzzleTable(e, pos[0], *out, *codes, *workers, *asJSON)
 	}
 	switch {
+	case *codes != pipeline.CodesAuto:
+		return fmt.Errorf("%w: --codes is for a puzzle table FILE, not a set DIR", errUsage)
 	case format.ValueKind(*valueKind) != format.ValuesWDL:
 		return fmt.Errorf("%w: --values %q: a full set converts only to wdl (win, draw or loss alone)", errUsage, *valueKind)
 	}
@@ -96,12 +106,12 @@ func runConvert(e *env, args []string) error {
 }
 
 // convertPuzzleTable converts a puzzle table FILE between the remoteness (byte) and the
-// depth-mod-3 (two-bit) encodings, whichever it is not.
-func convertPuzzleTable(e *env, src, dst string, workers int, asJSON bool) error {
+// two-bit encodings (half-depth or depth-mod-3, as codes says), whichever it is not.
+func convertPuzzleTable(e *env, src, dst, codes string, workers int, asJSON bool) error {
 	ctx, stop := signalContext()
 	defer stop()
 	start := time.Now()
-	meta, err := pipeline.ConvertPuzzleTable(ctx, src, dst, workers, pipeline.Stamp(workers, e.args))
+	meta, err := pipeline.ConvertPuzzleTable(ctx, src, dst, codes, workers, pipeline.Stamp(workers, e.args))
 	if err != nil {
 		return err
 	}

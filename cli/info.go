@@ -126,6 +126,12 @@ func printTableInfo(w io.Writer, file string, info tables.Info) {
 	default:
 		fmt.Fprintf(w, "states          %s reach the goal, %s cannot\n", commas(info.States), commas(info.Unreachable))
 		fmt.Fprintf(w, "max remoteness  %d\n", info.MaxRemoteness)
+		switch values.Encoding(info.Encoding) {
+		case values.EncodingHalfDepth:
+			fmt.Fprintf(w, "codes           %s: ⌊remoteness/2⌋ mod 2, the exact remoteness by descent\n", info.Encoding)
+		case values.EncodingDepthMod3:
+			fmt.Fprintf(w, "codes           %s: remoteness mod 3, the exact remoteness by descent\n", info.Encoding)
+		}
 	}
 	fmt.Fprintf(w, "size            %s (%.3f bits/state; %d-bit codes in %d zstd blocks of %d slots)\n",
 		humanBytes(info.Bytes), info.BitsPerState, info.CodeBits, info.Blocks, info.SlotsPerBlock)
@@ -259,7 +265,7 @@ func (v *verifier) table(t *tables.Table) error {
 	err := t.Verify(v.ctx, v.opt)
 	info := t.Info()
 	msg := fmt.Sprintf("%d blocks, %s slots: %s match", info.Blocks, commas(info.Slots), what)
-	if err == nil && !v.sumsOnly && values.Encoding(info.Encoding) == values.EncodingDepthMod3 {
+	if err == nil && !v.sumsOnly && values.IsTwoBit(values.Encoding(info.Encoding)) {
 		// The local checks cannot see a forged cycle of codes: recompute where small.
 		if info.Slots <= pipeline.RecomputeLimit {
 			v.bar.show("verify: recomputing the search")

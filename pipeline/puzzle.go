@@ -39,8 +39,12 @@ type PuzzleOptions struct {
 	Notice func(string)
 	// Engine is EngineAuto (""), EngineBytes or EngineTwoBit (see ChooseEngine).
 	Engine string
-	// SearchBits is what the two-bit search holds a slot: 3 (recent bits: every state
-	// expanded once), 2 (lean: less memory, more expansions) or 0 (3 where it fits).
+	// Codes is the two-bit table's encoding: CodesAuto (""), CodesDepthMod3 or
+	// CodesHalfDepth (see ChooseEngine).
+	Codes string
+	// SearchBits is what a depth-mod-3 search holds a slot: 3 (recent bits: every state
+	// expanded once), 2 (lean: less memory, more expansions) or 0 (3 where it fits). With
+	// Codes auto, 2 or 3 ask for depth-mod-3 codes.
 	SearchBits int
 	// CheckpointEvery is the least time between two checkpoints of a two-bit build with
 	// CheckpointAuto (0: 10 minutes; and at least five times the last one's write).
@@ -54,7 +58,8 @@ type PuzzleResult struct {
 	SearchSeconds float64
 	WriteSeconds  float64
 	Engine        string // EngineBytes or EngineTwoBit
-	SearchBits    int    // the two-bit search's bits a slot: 3, or 2 when lean (0: the byte engine)
+	SearchBits    int    // the two-bit search's bits a slot: 3, or 2 when lean or half-depth (0: the byte engine)
+	Codes         string // the two-bit table's encoding: CodesDepthMod3 or CodesHalfDepth ("": the byte engine)
 }
 
 // puzzleSpace is what the puzzle pipeline needs of an instance.
@@ -72,7 +77,7 @@ func BuildPuzzle(ctx context.Context, in *games.Instance, out string, opt Puzzle
 	}
 	checkpointing := opt.Resume || opt.Checkpoint == CheckpointAlways ||
 		(opt.Checkpoint == CheckpointAuto && sp.Slots() >= 16<<20)
-	choice, err := ChooseEngine(sp, opt.Engine, opt.SearchBits, opt.Workers, checkpointing, opt.Resume, out)
+	choice, err := ChooseEngine(sp, opt.Engine, opt.Codes, opt.SearchBits, opt.Workers, checkpointing, opt.Resume, out)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +85,7 @@ func BuildPuzzle(ctx context.Context, in *games.Instance, out string, opt Puzzle
 		if opt.CheckpointEvery <= 0 {
 			opt.CheckpointEvery = 10 * time.Minute
 		}
-		return buildTwoBit(ctx, in, sp, out, opt, choice.Lean, checkpointing && opt.Checkpoint != CheckpointNever)
+		return buildTwoBit(ctx, in, sp, out, opt, choice, checkpointing && opt.Checkpoint != CheckpointNever)
 	}
 	// Refuse a device, FIFO, symlink or directory before hours of search, not after.
 	ckptPath := out + ".ckpt"

@@ -23,21 +23,42 @@ import (
 const (
 	EngineAuto   = "auto"    // bytes when its search fits the memory available, else two-bit
 	EngineBytes  = "bytes"   // builder/bfs: a byte (or more) a slot, exact remoteness stored
-	EngineTwoBit = "two-bit" // builder/twobit: 2 bits a slot stored (3 while searching, or 2 when lean)
+	EngineTwoBit = "two-bit" // builder/twobit: 2 bits a slot stored (3 while searching, or 2 when lean or half-depth)
+)
+
+// The codes a two-bit table stores (PuzzleOptions.Codes): its value encoding.
+const (
+	CodesAuto      = "auto"                           // half-depth where the space allows it (twobit.CheckHalf), else depth-mod-3
+	CodesDepthMod3 = string(values.EncodingDepthMod3) // d mod 3: a search of 3 bits a slot, or 2 when lean
+	CodesHalfDepth = string(values.EncodingHalfDepth) // ⌊d/2⌋ mod 2: a half-depth search, 2 bits a slot, each state expanded once
 )
 
 // EngineChoice is the engine a build runs: for the two-bit engine, whether its search is
-// lean (2 bits a slot, no recent bits: builder/twobit Options.Lean).
+// lean (2 bits a slot, no recent bits: builder/twobit Options.Lean) or half-depth (2 bits
+// a slot, codes ⌊d/2⌋ mod 2: Options.Half).
 type EngineChoice struct {
 	Engine string
 	Lean   bool
+	Half   bool
+}
+
+// Codes is the encoding of the table the choice writes ("" for the byte engine).
+func (c EngineChoice) Codes() string {
+	switch {
+	case c.Engine != EngineTwoBit:
+		return ""
+	case c.Half:
+		return CodesHalfDepth
+	}
+	return CodesDepthMod3
 }
 
 // TwoBitCheckpointPath is where a two-bit build of out keeps its checkpoint.
 func TwoBitCheckpointPath(out string) string { return out + ".2bit.ckpt" }
 
 // EngineMemory is what each engine's search of sp needs, in bytes (the byte engine with
-// its level log when logged; the two-bit engine's with recent bits and lean).
+// its level log when logged; the two-bit engine's with recent bits and lean, which is
+// also the half-depth search's).
 func EngineMemory(sp bfs.Space, workers int, logged bool) (bytes, twoBit, lean uint64, err error) {
 	bytes, err = bfs.MemoryEstimate(sp)
 	if err != nil {
@@ -55,17 +76,21 @@ func EngineMemory(sp bfs.Space, workers int, logged bool) (bytes, twoBit, lean u
 // and their codes per worker.
 func writerMemory(workers int) uint64 { return uint64(max(workers, 1)) * (8 << 20) }
 
-// ChooseEngine resolves engine (auto, bytes or two-bit) and searchBits (0: auto, 2 or 3,
-// the two-bit search's bits a slot) for a build of sp into out, and refuses, before any
+// ChooseEngine resolves engine (auto, bytes or two-bit), codes (auto, depth-mod-3 or
+// half-depth: the two-bit table's encoding) and searchBits (0: auto, 2 or 3, a
+// depth-mod-3 search's bits a slot) for a build of sp into out, and refuses, before any
 // work, a search that does not fit the memory available, saying what it needs and what to
-// do instead. The two-bit search holds recent bits (3 bits a slot) where they fit, else
-// it is lean (2). A resumed auto build takes the engine whose checkpoint is there.
-func ChooseEngine(sp bfs.Space, engine string, searchBits, workers int, logged, resume bool, out string) (EngineChoice, error) {
-	return chooseEngine(sp, engine, searchBits, workers, logged, resume, out, sysmem.Available())
+// do instead. The two-bit engine runs the half-depth search (2 bits a slot, each state
+// expanded once) wherever twobit.CheckHalf allows it, unless codes or searchBits ask for
+// depth-mod-3 codes; those are searched with recent bits (3 bits a slot) where they fit,
+// else lean (2). A resumed auto build takes the engine whose checkpoint is there (and
+// buildTwoBit the checkpoint's codes).
+func ChooseEngine(sp bfs.Space, engine, codes string, searchBits, workers int, logged, resume bool, out string) (EngineChoice, error) {
+	return chooseEngine(sp, engine, codes, searchBits, workers, logged, resume, out, sysmem.Available())
 }
 
 // chooseEngine is ChooseEngine with avail bytes of memory available (0: unknown).
-func chooseEngine(sp bfs.Space, engine string, searchBits, workers int, logged, resume bool, out string, avail uint64) (EngineChoice, error) {
+func chooseEngine(sp bfs.Space, engine, codes string, searchBits, workers int, logged, resume bool, out string, avail uint64) (EngineChoice, error) {
 	need, need3, need2, err := EngineMemory(sp, workers, logged)
 	if err != nil {
 		return EngineChoice{}, err
@@ -75,8 +100,28 @@ func chooseEngine(sp bfs.Space, engine string, searchBits, workers int, logged, 
 	if searchBits != 0 && searchBits != 2 && searchBits != 3 {
 		return EngineChoice{}, fmt.Errorf("build: the two-bit search holds 2 or 3 bits a slot, not %d", searchBits)
 	}
+	explicitCodes := codes != "" && codes != CodesAuto
+	switch {
+	case codes != "" && codes != CodesAuto && codes != CodesDepthMod3 && codes != CodesHalfDepth:
+		return EngineChoice{}, fmt.Errorf("build: unknown codes %q (want auto, %s or %s)", codes, CodesDepthMod3, CodesHalfDepth)
+	case explicitCodes && engine == EngineBytes:
+		return EngineChoice{}, fmt.Errorf("build: the codes (%s) are the two-bit engine's: the byte engine stores the exact remoteness", codes)
+	case codes == CodesHalfDepth && searchBits == 3:
+		return EngineChoice{}, errors.New("build: the half-depth search holds 2 bits a slot, not 3: 3 bits a slot are for depth-mod-3 codes")
+	}
+	halfErr := twobit.CheckHalf(sp)
+	if codes == CodesHalfDepth && halfErr != nil {
+		return EngineChoice{}, fmt.Errorf("build: half-depth codes cannot be searched here (use --codes depth-mod-3): %w", halfErr)
+	}
+	// Half-depth wherever it can be, but where depth-mod-3 codes are asked for: by name, or
+	// by a search's bits a slot (the flag's meaning before half-depth codes).
+	half := codes == CodesHalfDepth || !explicitCodes && searchBits == 0 && halfErr == nil
 	twoBit := func() (EngineChoice, error) {
 		switch {
+		case half && fits(need2):
+			return EngineChoice{Engine: EngineTwoBit, Half: true}, nil
+		case half:
+			return EngineChoice{}, tooBig(n, need2, avail)
 		case searchBits != 2 && fits(need3):
 			return EngineChoice{Engine: EngineTwoBit}, nil
 		case searchBits == 3:
@@ -105,7 +150,7 @@ func chooseEngine(sp bfs.Space, engine string, searchBits, workers int, logged, 
 				return EngineChoice{Engine: EngineBytes}, nil
 			}
 		}
-		if fits(need) && searchBits == 0 {
+		if fits(need) && searchBits == 0 && !explicitCodes {
 			return EngineChoice{Engine: EngineBytes}, nil
 		}
 		return twoBit()
@@ -114,7 +159,7 @@ func chooseEngine(sp bfs.Space, engine string, searchBits, workers int, logged, 
 }
 
 func tooBig(slots, need, avail uint64) error {
-	return fmt.Errorf("build: even the lean two-bit search of %s slots needs about %s of memory (2 bits a slot); this machine has %s available: "+
+	return fmt.Errorf("build: even the two-bit search of %s slots in 2 bits a slot (half-depth or lean) needs about %s of memory; this machine has %s available: "+
 		"free memory, build on a machine with more, or split the search into units (tablesmith plan slide models that)",
 		groupDigits(slots), humanize.Bytes(need), humanize.Bytes(avail))
 }
@@ -124,7 +169,8 @@ func tooBig(slots, need, avail uint64) error {
 var twoBitCheckpointed func(level int) error
 
 // buildTwoBit is BuildPuzzle with the two-bit engine.
-func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out string, opt PuzzleOptions, lean, checkpointing bool) (*PuzzleResult, error) {
+func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out string, opt PuzzleOptions, choice EngineChoice, checkpointing bool) (*PuzzleResult, error) {
+	lean, half := choice.Lean, choice.Half
 	ckptPath := TwoBitCheckpointPath(out)
 	params, notice, err := prepareBuild(in, opt, out, ckptPath)
 	if err != nil {
@@ -140,7 +186,7 @@ func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out st
 			return nil, fmt.Errorf("build: the table needs about %s of disk, %s has %s free: make room, or write it elsewhere with -o",
 				humanize.Bytes(table), filepath.Dir(out), humanize.Bytes(free))
 		}
-		if ck := 2 * twobit.CheckpointBytes(n, 256, lean); checkpointing && free < table+ck {
+		if ck := 2 * twobit.CheckpointBytes(n, 256, lean || half); checkpointing && free < table+ck {
 			notice(fmt.Sprintf("warning: %s free in %s holds the table (%s) but not checkpoints too (%s): building without checkpoints",
 				humanize.Bytes(free), filepath.Dir(out), humanize.Bytes(table), humanize.Bytes(ck)))
 			checkpointing = false
@@ -149,12 +195,28 @@ func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out st
 	topt := twobit.Options{Workers: opt.Workers, Progress: opt.Search}
 	if opt.Resume {
 		cp, err := twobit.ReadCheckpoint(ckptPath, in.Key(), n)
-		switch {
-		case err == nil && cp.Lean() && !lean && opt.SearchBits == 3:
+		refuse := func(msg string, a ...any) (*PuzzleResult, error) {
 			cp.Codes.Release()
-			return nil, fmt.Errorf("build: the checkpoint %s is a lean search's (2 bits a slot): resume it with --search-bits 2 or auto", ckptPath)
+			cp.Release()
+			return nil, fmt.Errorf(msg, a...)
+		}
+		switch {
+		case err == nil && cp.Half && (opt.Codes == CodesDepthMod3 || opt.SearchBits == 3):
+			return refuse("build: the checkpoint %s is a half-depth search's (codes ⌊d/2⌋ mod 2, 2 bits a slot): resume it with --codes half-depth or auto, without --search-bits 3", ckptPath)
+		case err == nil && !cp.Half && opt.Codes == CodesHalfDepth:
+			return refuse("build: the checkpoint %s is a depth-mod-3 search's: resume it with --codes depth-mod-3 or auto", ckptPath)
+		case err == nil && cp.Lean() && !lean && opt.SearchBits == 3:
+			return refuse("build: the checkpoint %s is a lean search's (2 bits a slot): resume it with --search-bits 2 or auto", ckptPath)
 		case err == nil:
-			if cp.Lean() && !lean {
+			// Where the codes were left to auto, the checkpoint decides them.
+			switch {
+			case cp.Half && !half:
+				notice("the checkpoint is a half-depth search's: the search goes on half-depth (codes ⌊d/2⌋ mod 2, 2 bits a slot)")
+				half, lean = true, false
+			case !cp.Half && half:
+				notice("the checkpoint is a depth-mod-3 search's: the search goes on with codes d mod 3")
+				half, lean = false, cp.Lean()
+			case cp.Lean() && !lean:
 				notice("the checkpoint is a lean search's: the search goes on lean (2 bits a slot)")
 				lean = true
 			}
@@ -213,10 +275,13 @@ func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out st
 		}
 		return nil
 	}
-	if lean {
+	switch {
+	case half:
+		notice("a half-depth search: 2 bits a slot, each state expanded once (the table stores ⌊d/2⌋ mod 2: half-depth codes)")
+	case lean:
 		notice("a lean search: 2 bits a slot and no recent bits, so older states are expanded again or unreached ones pull (slower)")
 	}
-	topt.Lean = lean
+	topt.Lean, topt.Half = lean, half
 	res, err := twobit.Search(ctx, sp, topt)
 	if err == nil && len(res.Counts) > 0 {
 		reportLevel(len(res.Counts)-1, res.Counts[len(res.Counts)-1])
@@ -246,8 +311,8 @@ func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out st
 	}
 	r := &PuzzleResult{Meta: meta, SearchSeconds: res.Elapsed.Seconds(), WriteSeconds: time.Since(writeStart).Seconds(),
 		Search: &bfs.Result{Counts: res.Counts, Reached: res.Reached, Unreachable: res.Unreachable, Holes: res.Holes, Elapsed: res.Elapsed},
-		Engine: EngineTwoBit, SearchBits: 3}
-	if lean {
+		Engine: EngineTwoBit, SearchBits: 3, Codes: EngineChoice{Engine: EngineTwoBit, Half: half}.Codes()}
+	if lean || half {
 		r.SearchBits = 2
 	}
 	return r, nil
@@ -257,7 +322,8 @@ func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out st
 // that misses the cache decodes little per step.
 const TwoBitSlotsPerBlock = 1 << 15
 
-// WriteDepthMod3 writes the codes of a two-bit search as a table (values.EncodingDepthMod3)
+// WriteDepthMod3 writes the codes of a two-bit search as a table of the search's
+// encoding (values.EncodingHalfDepth for a half-depth search, else EncodingDepthMod3)
 // with the states per remoteness in the metadata's extra.
 func WriteDepthMod3(ctx context.Context, path string, res *twobit.Result, meta format.Metadata, opt format.WriteOptions) (format.Metadata, error) {
 	extra, err := json.Marshal(values.DepthMod3Extra{Counts: res.Counts, Unreachable: res.Unreachable, Holes: res.Holes, Engine: EngineTwoBit})
@@ -265,6 +331,9 @@ func WriteDepthMod3(ctx context.Context, path string, res *twobit.Result, meta f
 		return meta, err
 	}
 	meta.Encoding = string(values.EncodingDepthMod3)
+	if res.Half {
+		meta.Encoding = string(values.EncodingHalfDepth)
+	}
 	meta.Slots = res.Codes.Len()
 	meta.CodeBits = values.DepthMod3Bits
 	meta.Extra = extra
@@ -302,8 +371,9 @@ func TwoBitCodes(words []uint64) format.CodeSource {
 // RecomputeLimit is the largest two-bit table whose search `verify` recomputes.
 const RecomputeLimit = 1 << 28
 
-// RecomputeTwoBit searches the space of a two-bit table again and compares every code
-// and the per-depth counts with the file's: the check a forged table cannot pass (the
+// RecomputeTwoBit searches the space of a two-bit table again, in the table's mode (a
+// half-depth search for a half-depth table), and compares every code and the per-depth
+// counts with the file's: the check a forged table cannot pass (the
 // local checks of tables.Verify cannot see a cycle of codes that never meets a goal).
 // The error wraps format.ErrCorrupt and names the first slot that differs.
 func RecomputeTwoBit(ctx context.Context, in *games.Instance, r *format.Reader, workers int) error {
@@ -312,11 +382,12 @@ func RecomputeTwoBit(ctx context.Context, in *games.Instance, r *format.Reader, 
 		return fmt.Errorf("verify: %s is not a puzzle the two-bit search builds", in.Game.Name())
 	}
 	meta := r.Meta()
-	x, err := values.ParseDepthMod3Extra(meta.Extra, meta.CodeCounts)
+	enc := values.Encoding(meta.Encoding)
+	x, err := values.ParseTwoBitExtra(enc, meta.Extra, meta.CodeCounts)
 	if err != nil {
 		return fmt.Errorf("verify: %w: %w", err, format.ErrCorrupt)
 	}
-	res, err := twobit.Search(ctx, sp, twobit.Options{Workers: workers})
+	res, err := twobit.Search(ctx, sp, twobit.Options{Workers: workers, Half: enc == values.EncodingHalfDepth})
 	if err != nil {
 		return err
 	}

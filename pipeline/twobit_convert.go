@@ -4,11 +4,13 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
 
 	"github.com/tablesmith/tablesmith/builder/bfs"
+	"github.com/tablesmith/tablesmith/builder/twobit"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/games/registry"
@@ -17,14 +19,15 @@ import (
 )
 
 // ConvertPuzzleTable converts the puzzle table src into dst with the other encoding:
-// a remoteness table (a byte or more a state) into a two-bit table
-// (values.EncodingDepthMod3: each code taken modulo 3, block by block, in little memory),
-// or a two-bit table back into a remoteness table. The way back needs the exact
-// remoteness of every state, which the codes hold only through descents: it searches the
-// space again with the byte engine (refused, before any work, where that does not fit
-// the memory available) and checks every code of src against it. It returns the
-// metadata written.
-func ConvertPuzzleTable(ctx context.Context, src, dst string, workers int, build format.Build) (format.Metadata, error) {
+// a remoteness table (a byte or more a state) into a two-bit table of codes (CodesAuto
+// or "": values.EncodingHalfDepth where twobit.CheckHalf allows the table's space, else
+// EncodingDepthMod3; each remoteness turned into its code block by block, in little
+// memory), or a two-bit table (of either encoding; codes must then be auto) back into a
+// remoteness table. The way back needs the exact remoteness of every state, which the
+// codes hold only through descents: it searches the space again with the byte engine
+// (refused, before any work, where that does not fit the memory available) and checks
+// every code of src against it. It returns the metadata written.
+func ConvertPuzzleTable(ctx context.Context, src, dst, codes string, workers int, build format.Build) (format.Metadata, error) {
 	if err := safefile.CheckOutput(dst); err != nil {
 		return format.Metadata{}, fmt.Errorf("convert: %w", err)
 	}
@@ -48,17 +51,46 @@ func ConvertPuzzleTable(ctx context.Context, src, dst string, workers int, build
 	}
 	meta.Build = build
 	wopt := format.WriteOptions{Workers: workers}
-	switch values.Encoding(meta.Encoding) {
-	case values.EncodingRemoteness:
+	enc := values.Encoding(meta.Encoding)
+	switch {
+	case codes != "" && codes != CodesAuto && codes != CodesDepthMod3 && codes != CodesHalfDepth:
+		return meta, fmt.Errorf("convert: unknown codes %q (want auto, %s or %s)", codes, CodesDepthMod3, CodesHalfDepth)
+	case enc == values.EncodingRemoteness:
+		to, err := convertCodes(in, codes)
+		if err != nil {
+			return meta, err
+		}
 		wopt.Level, wopt.SlotsPerBlock = 1, TwoBitSlotsPerBlock
-		return toDepthMod3(ctx, r, meta, dst, wopt)
-	case values.EncodingDepthMod3:
-		return fromDepthMod3(ctx, in, r, meta, dst, workers, wopt)
+		return toTwoBit(ctx, r, meta, to, dst, wopt)
+	case values.IsTwoBit(enc) && codes != "" && codes != CodesAuto:
+		return meta, fmt.Errorf("convert: %s is a %s table, which converts only to a remoteness table: the codes (%s) are for converting a remoteness table", src, enc, codes)
+	case values.IsTwoBit(enc):
+		return fromTwoBit(ctx, in, r, meta, dst, workers, wopt)
 	}
-	return meta, fmt.Errorf("convert: %s holds %s values; only remoteness and depth-mod-3 tables convert", src, meta.Encoding)
+	return meta, fmt.Errorf("convert: %s holds %s values; only remoteness, depth-mod-3 and half-depth tables convert", src, meta.Encoding)
 }
 
-func toDepthMod3(ctx context.Context, r *format.Reader, meta format.Metadata, dst string, wopt format.WriteOptions) (format.Metadata, error) {
+// convertCodes resolves the codes of a remoteness table of in converted to two bits:
+// half-depth where the space allows it, unless depth-mod-3 is asked for.
+func convertCodes(in *games.Instance, codes string) (values.Encoding, error) {
+	if codes == CodesDepthMod3 {
+		return values.EncodingDepthMod3, nil
+	}
+	halfErr := errors.New("a half-depth table needs a space the two-bit search can search")
+	if sp, ok := in.Space.(twobit.Space); ok {
+		halfErr = twobit.CheckHalf(sp)
+	}
+	switch {
+	case halfErr == nil:
+		return values.EncodingHalfDepth, nil
+	case codes == CodesHalfDepth:
+		return "", fmt.Errorf("convert: half-depth codes cannot hold this table (use --codes depth-mod-3): %w", halfErr)
+	}
+	return values.EncodingDepthMod3, nil
+}
+
+// toTwoBit writes the remoteness table of r as a two-bit table of encoding enc.
+func toTwoBit(ctx context.Context, r *format.Reader, meta format.Metadata, enc values.Encoding, dst string, wopt format.WriteOptions) (format.Metadata, error) {
 	rem := values.RemotenessCodes{Bits: meta.CodeBits}
 	counts, unreachable, holes := rem.Summary(meta.CodeCounts)
 	if meta.CodeCounts == nil {
@@ -68,7 +100,7 @@ func toDepthMod3(ctx context.Context, r *format.Reader, meta format.Metadata, ds
 	if err != nil {
 		return meta, err
 	}
-	meta.Encoding, meta.CodeBits, meta.CodeCounts, meta.Extra = string(values.EncodingDepthMod3), values.DepthMod3Bits, nil, extra
+	meta.Encoding, meta.CodeBits, meta.CodeCounts, meta.Extra = string(enc), values.DepthMod3Bits, nil, extra
 	var mu sync.Mutex
 	var readErr error
 	unreach, hole := rem.Unreachable(), rem.Hole()
@@ -84,7 +116,7 @@ func toDepthMod3(ctx context.Context, r *format.Reader, meta format.Metadata, ds
 			if c == unreach || c == hole {
 				d[i] = values.DepthMod3NotReached
 			} else {
-				d[i] = c % 3
+				d[i] = values.TwoBitCode(enc, uint64(c))
 			}
 		}
 	}
@@ -99,12 +131,15 @@ func toDepthMod3(ctx context.Context, r *format.Reader, meta format.Metadata, ds
 	return written, nil
 }
 
-func fromDepthMod3(ctx context.Context, in *games.Instance, r *format.Reader, meta format.Metadata, dst string, workers int, wopt format.WriteOptions) (format.Metadata, error) {
+// fromTwoBit writes the two-bit table of r (either encoding) as a remoteness table,
+// searching the space again and checking every code against the search.
+func fromTwoBit(ctx context.Context, in *games.Instance, r *format.Reader, meta format.Metadata, dst string, workers int, wopt format.WriteOptions) (format.Metadata, error) {
+	enc := values.Encoding(meta.Encoding)
 	sp, ok := in.Space.(bfs.Space)
 	if !ok {
 		return meta, fmt.Errorf("convert: %s is not a puzzle the byte engine builds", in.Game.Name())
 	}
-	if _, err := ChooseEngine(sp, EngineBytes, 0, workers, false, false, dst); err != nil {
+	if _, err := ChooseEngine(sp, EngineBytes, CodesAuto, 0, workers, false, false, dst); err != nil {
 		return meta, fmt.Errorf("convert: a remoteness table needs the byte engine's search: %w", err)
 	}
 	res, err := bfs.Search(ctx, sp, bfs.Options{Workers: workers})
@@ -121,7 +156,7 @@ func fromDepthMod3(ctx context.Context, in *games.Instance, r *format.Reader, me
 		for i := range k {
 			want := uint32(values.DepthMod3NotReached)
 			if x := v.Get(start + i); x != v.Unset() && x != v.Hole() {
-				want = uint32(x % 3)
+				want = values.TwoBitCode(enc, uint64(x))
 			}
 			if buf[i] != want {
 				return meta, fmt.Errorf("convert: slot %d of the source holds code %d, the search gives %d: %w", start+i, buf[i], want, format.ErrCorrupt)

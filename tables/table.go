@@ -23,7 +23,7 @@ type Table struct {
 	rem  values.RemotenessCodes // remoteness tables
 	wdl  values.WDLCodes        // two-player tables
 	pdb  PDBDomain              // pattern-database groups
-	mod3 *mod3Table             // two-bit tables (values.EncodingDepthMod3)
+	mod3 *mod3Table             // two-bit tables (values.EncodingDepthMod3, EncodingHalfDepth)
 	// outcomeOnly marks a win/draw/loss-only table (values.EncodingWDLOnly): wdl decodes
 	// its outcomes, and the remoteness it decodes to means nothing.
 	outcomeOnly bool
@@ -184,9 +184,9 @@ func newTable(r *format.Reader) (*Table, error) {
 		if _, ok := in.Game.(games.PuzzleGame); !ok {
 			return nil, fmt.Errorf("a remoteness table of %s, which is no puzzle: %w", meta.Game, format.ErrCorrupt)
 		}
-	case values.EncodingDepthMod3:
+	case values.EncodingDepthMod3, values.EncodingHalfDepth:
 		if _, ok := in.Game.(games.PuzzleGame); !ok {
-			return nil, fmt.Errorf("a depth-mod-3 table of %s, which is no puzzle: %w", meta.Game, format.ErrCorrupt)
+			return nil, fmt.Errorf("a %s table of %s, which is no puzzle: %w", meta.Encoding, meta.Game, format.ErrCorrupt)
 		}
 		if err := t.openMod3(); err != nil {
 			return nil, err
@@ -206,8 +206,8 @@ func newTable(r *format.Reader) (*Table, error) {
 			return nil, fmt.Errorf("a win/loss/draw table of %s with %d-bit codes: %w", meta.Game, meta.CodeBits, format.ErrCorrupt)
 		}
 	default:
-		return nil, fmt.Errorf("unsupported value encoding %q (this tablesmith reads %s, %s, %s, %s, %s, %s, %s): %w", meta.Encoding,
-			values.EncodingRemoteness, values.EncodingDepthMod3, values.EncodingPDBValue, values.EncodingPDBExcess, values.EncodingWDL, values.EncodingWDLSplit,
+		return nil, fmt.Errorf("unsupported value encoding %q (this tablesmith reads %s, %s, %s, %s, %s, %s, %s, %s): %w", meta.Encoding,
+			values.EncodingRemoteness, values.EncodingDepthMod3, values.EncodingHalfDepth, values.EncodingPDBValue, values.EncodingPDBExcess, values.EncodingWDL, values.EncodingWDLSplit,
 			values.EncodingWDLOnly, format.ErrCorrupt)
 	}
 	if dom.Slots() != meta.Slots {
@@ -451,7 +451,7 @@ func (t *Table) BestMoves(state string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		best, _, err := t.mod3Nearer(pz, a.State, c, false)
+		best, _, err := t.mod3Nearer(pz, a.State, slot, c, false)
 		return best, err
 	}
 	nbrs, err := pz.Neighbors(a.State)

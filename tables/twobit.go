@@ -8,24 +8,58 @@ import (
 	"sync/atomic"
 
 	"github.com/tablesmith/tablesmith/format"
+	"github.com/tablesmith/tablesmith/games"
 	"github.com/tablesmith/tablesmith/internal/bigmem"
 	"github.com/tablesmith/tablesmith/internal/parallel"
 	"github.com/tablesmith/tablesmith/internal/sysmem"
 	"github.com/tablesmith/tablesmith/values"
 )
 
-// A two-bit table (values.EncodingDepthMod3) stores each state's remoteness modulo 3. A
-// state's neighbours are one move nearer, equally near or one move farther, so exactly
-// the neighbours of code c−1 (mod 3) are one move nearer; the exact remoteness is the
-// number of such steps down to a goal (the descent). Every step expands one slot with
-// the space's expander and reads the codes of its neighbours, through the reader's
-// cache of decoded blocks: a table whose blocks are cached answers in microseconds.
+// A two-bit table stores each state's remoteness d modulo 3 (values.EncodingDepthMod3)
+// or, in a space of two sides that every move crosses, ⌊d/2⌋ mod 2
+// (values.EncodingHalfDepth). A state's neighbours are one move nearer, equally near or
+// one move farther (in a sided space never equally near), so exactly the neighbours of
+// one code are one move nearer: c−1 mod 3, or for half-depth the code that d mod 4 =
+// 2c + side gives d−1 (values.TwoBitNearer), the side the slot's (games.Sided). The
+// exact remoteness is the number of such steps down to a goal (the descent), one walk
+// for both encodings. Every step expands one slot with the space's expander and reads
+// the codes of its neighbours, through the reader's cache of decoded blocks: a table
+// whose blocks are cached answers in microseconds.
 
 // mod3Table is what a two-bit table keeps for its lookups.
 type mod3Table struct {
+	enc       values.Encoding // EncodingDepthMod3 or EncodingHalfDepth
 	extra     values.DepthMod3Extra
-	goals     []uint64 // sorted
+	goals     []uint64    // sorted
+	sides     games.Sided // half-depth tables: the side of each slot
 	expanders sync.Pool
+}
+
+// side returns the side of slot's state: 0 for a depth-mod-3 table, whose codes do not
+// depend on it.
+func (m *mod3Table) side(slot uint64) (uint8, error) {
+	if m.sides == nil {
+		return 0, nil
+	}
+	side, ok := m.sides.RunSide(slot, slot+1)
+	if !ok {
+		return 0, fmt.Errorf("slot %d of a half-depth table has no side: %w", slot, format.ErrCorrupt)
+	}
+	return side, nil
+}
+
+// nearer returns the code of the neighbours one move nearer a goal than slot, which
+// holds the reached code c.
+func (m *mod3Table) nearer(slot uint64, c uint32) (uint32, error) {
+	side, err := m.side(slot)
+	return values.TwoBitNearer(m.enc, c, side), err
+}
+
+// goalCode reports whether a goal may hold code c at slot: 0, and on side 0 for a
+// half-depth table.
+func (m *mod3Table) goalCode(slot uint64, c uint32) bool {
+	side, err := m.side(slot)
+	return c == 0 && err == nil && side == 0
 }
 
 // cacheOverheadGuess is the bytes a cached block costs beyond its codes (format's
@@ -40,18 +74,27 @@ type mod3Walker struct {
 }
 
 func (t *Table) openMod3() error {
+	enc := values.Encoding(t.meta.Encoding)
 	if t.meta.CodeBits != values.DepthMod3Bits {
-		return fmt.Errorf("a depth-mod-3 table with %d-bit codes: %w", t.meta.CodeBits, format.ErrCorrupt)
+		return fmt.Errorf("a %s table with %d-bit codes: %w", enc, t.meta.CodeBits, format.ErrCorrupt)
 	}
 	pz, ok := t.dom.(PuzzleDomain)
 	if !ok {
-		return fmt.Errorf("a depth-mod-3 table of %s, which is no puzzle: %w", t.meta.Game, format.ErrCorrupt)
+		return fmt.Errorf("a %s table of %s, which is no puzzle: %w", enc, t.meta.Game, format.ErrCorrupt)
 	}
-	x, err := values.ParseDepthMod3Extra(t.meta.Extra, t.meta.CodeCounts)
+	m := &mod3Table{enc: enc, goals: slices.Clone(pz.Goals())}
+	if enc == values.EncodingHalfDepth {
+		// The descent needs each slot's side, which the codes leave out.
+		if m.sides, ok = t.dom.(games.Sided); !ok {
+			return fmt.Errorf("a half-depth table of %s/%s, whose states have no sides (games.Sided) to descend by: %w",
+				t.meta.Game, t.meta.Index, format.ErrCorrupt)
+		}
+	}
+	x, err := values.ParseTwoBitExtra(enc, t.meta.Extra, t.meta.CodeCounts)
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, format.ErrCorrupt)
 	}
-	m := &mod3Table{extra: x, goals: slices.Clone(pz.Goals())}
+	m.extra = x
 	slices.Sort(m.goals)
 	m.expanders.New = func() any { return &mod3Walker{expand: pz.NewExpander()} }
 	t.mod3 = m
@@ -71,7 +114,7 @@ func (m *mod3Table) isGoal(slot uint64) bool {
 	return ok
 }
 
-// descend returns the remoteness of the state at slot, which holds code c (0..2), by
+// descend returns the remoteness of the state at slot, which holds a reached code c, by
 // walking down to a goal; visit, if set, is called with every slot on the way after
 // slot, the goal last.
 func (t *Table) descend(slot uint64, c uint32, visit func(uint64)) (int, error) {
@@ -84,7 +127,10 @@ func (t *Table) descend(slot uint64, c uint32, visit func(uint64)) (int, error) 
 		if d >= limit {
 			return 0, fmt.Errorf("slot %d: no goal within %d steps down: %w", slot, limit, format.ErrCorrupt)
 		}
-		want := (c + 2) % 3
+		want, err := m.nearer(slot, c)
+		if err != nil {
+			return 0, err
+		}
 		w.src[0] = slot
 		w.nbrs = w.expand(w.nbrs[:0], w.src[:])
 		next := slot
@@ -107,8 +153,8 @@ func (t *Table) descend(slot uint64, c uint32, visit func(uint64)) (int, error) 
 			visit(slot)
 		}
 	}
-	if c != 0 {
-		return 0, fmt.Errorf("goal slot %d holds code %d: %w", slot, c, format.ErrCorrupt)
+	if !m.goalCode(slot, c) {
+		return 0, fmt.Errorf("goal slot %d holds code %d (or is on side 1): %w", slot, c, format.ErrCorrupt)
 	}
 	return d, nil
 }
@@ -126,13 +172,17 @@ func (t *Table) decodeMod3(slot uint64, c uint32) (Answer, error) {
 }
 
 // mod3Nearer returns the neighbours of state (canonical spelling, a reached state of
-// code c) that are one move nearer a goal: those of code c−1 mod 3, in Neighbors' order.
-func (t *Table) mod3Nearer(pz PuzzleDomain, state string, c uint32, first bool) ([]string, []uint32, error) {
+// code c at slot) that are one move nearer a goal: those of the nearer code, in
+// Neighbors' order.
+func (t *Table) mod3Nearer(pz PuzzleDomain, state string, slot uint64, c uint32, first bool) ([]string, []uint32, error) {
 	nbrs, err := pz.Neighbors(state)
 	if err != nil {
 		return nil, nil, err
 	}
-	want := (c + 2) % 3
+	want, err := t.mod3.nearer(slot, c)
+	if err != nil {
+		return nil, nil, err
+	}
 	var out []string
 	var codes []uint32
 	for _, n := range nbrs {
@@ -247,10 +297,11 @@ func (t *Table) mod3Path(pz PuzzleDomain, state string) ([]string, error) {
 }
 
 // newMod3Checker checks a two-bit table's code of a slot against its neighbours': a
-// goal holds 0; any other reached state has a neighbour one less mod 3 and no
-// unreached one; a slot no level reached has no reached neighbour. (A cycle of codes
-// going down mod 3 that never meets a goal would pass these checks: `tablesmith
-// verify` recomputes the search where it fits.)
+// goal holds 0 (and, half-depth, is on side 0); any other reached state has a neighbour
+// of the nearer code and no unreached one; a slot no level reached has no reached
+// neighbour; a half-depth table holds no code 2. (A cycle of codes going down that never
+// meets a goal would pass these checks: `tablesmith verify` recomputes the search where
+// it fits.)
 func (t *Table) newMod3Checker() checker {
 	pz := t.dom.(PuzzleDomain)
 	expand := pz.NewExpander()
@@ -263,8 +314,17 @@ func (t *Table) newMod3Checker() checker {
 		switch {
 		case c > 3:
 			return fmt.Sprintf("code %d in a two-bit table", c)
-		case isGoal && c != 0:
-			return fmt.Sprintf("a goal holds code %d, not 0", c)
+		case c == 2 && m.enc == values.EncodingHalfDepth:
+			return "code 2 in a half-depth table"
+		case isGoal && !m.goalCode(s, c):
+			return fmt.Sprintf("a goal holds code %d, not 0 (or is on side 1)", c)
+		}
+		var want uint32
+		if c != 3 {
+			var err error
+			if want, err = m.nearer(s, c); err != nil {
+				return err.Error()
+			}
 		}
 		src[0] = s
 		nbrs = expand(nbrs[:0], src[:])
@@ -277,10 +337,10 @@ func (t *Table) newMod3Checker() checker {
 			case c != 3 && nc == 3:
 				return fmt.Sprintf("code %d, but a neighbour is not reached", c)
 			}
-			nearer = nearer || nc == (c+2)%3
+			nearer = nearer || nc == want
 		}
 		if c != 3 && !isGoal && !nearer {
-			return fmt.Sprintf("code %d, but no neighbour holds %d", c, (c+2)%3)
+			return fmt.Sprintf("code %d, but no neighbour holds %d", c, want)
 		}
 		return ""
 	}

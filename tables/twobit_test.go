@@ -16,15 +16,21 @@ import (
 	"github.com/tablesmith/tablesmith/values"
 )
 
-// buildTwoBit builds a two-bit sliding-tile table, writes it with mutate applied to the
-// codes (nil: none) and opens it.
+// buildTwoBit builds a depth-mod-3 sliding-tile table, writes it with mutate applied to
+// the codes (nil: none) and returns the search and the file.
 func buildTwoBit(t *testing.T, rows, cols int, scheme, goal string, mutate func(*twobit.Result)) (*twobit.Result, string) {
+	t.Helper()
+	return buildTwoBitCodes(t, rows, cols, scheme, goal, false, mutate)
+}
+
+// buildTwoBitCodes is buildTwoBit with a half-depth search (half) or a depth-mod-3 one.
+func buildTwoBitCodes(t *testing.T, rows, cols int, scheme, goal string, half bool, mutate func(*twobit.Result)) (*twobit.Result, string) {
 	t.Helper()
 	sp, err := slide.NewSpace(slide.Params{Rows: rows, Cols: cols, Goal: goal, Index: scheme})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := twobit.Search(context.Background(), sp, twobit.Options{Workers: 2})
+	res, err := twobit.Search(context.Background(), sp, twobit.Options{Workers: 2, Half: half})
 	if err != nil {
 		t.Fatal(err)
 	}
