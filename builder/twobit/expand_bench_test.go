@@ -8,7 +8,9 @@ import (
 
 // BenchmarkExpandFrontier is the expander's share of a two-bit level: a batch of 2,048
 // increasing slots about 11 apart (a frontier of a tenth of the slots, as in the middle
-// of a search), on 2×6 (12 cells: ranks below 2^32, the incremental unrank) and 2×7.
+// of a search), on 2×6 (12 cells: ranks below 2^32, the incremental unrank) and 2×7, by
+// the whole expander and by the rest expander (the vertical moves, the horizontal ones
+// being shifts).
 func BenchmarkExpandFrontier(b *testing.B) {
 	for _, bd := range []struct {
 		name       string
@@ -18,8 +20,20 @@ func BenchmarkExpandFrontier(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(bd.name, func(b *testing.B) {
+		for _, rest := range []bool{false, true} {
+			name := bd.name
 			expand := sp.NewExpander()
+			if rest {
+				name, expand = bd.name+"/rest", sp.NewRestExpander() // the vertical moves alone
+			}
+			benchExpand(b, name, sp, expand)
+		}
+	}
+}
+
+func benchExpand(b *testing.B, name string, sp *slide.Space, expand func(dst, src []uint64) []uint64) {
+	{
+		b.Run(name, func(b *testing.B) {
 			src := make([]uint64, 2048)
 			dst := make([]uint64, 0, 4*len(src))
 			base := sp.Slots() / 3

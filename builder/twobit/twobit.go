@@ -28,6 +28,19 @@
 // half the work (2×6: 5.5 s of pulls instead of 12). A push gains nothing from it: the
 // chunks it scans are those the level before reached, already all of the right side.
 //
+// A half-depth search (Options.Half) expands every state once in 2 bits a slot, in a
+// Sided space: level d is on side d mod 2, and its neighbours at d−1 and d+1 differ in
+// ⌊d/2⌋ mod 2, which with the slot's side tells the descent which neighbours are nearer.
+// Its codes are 3 (not reached), 2 (reached, not yet expanded) and that bit, which a
+// state gets when its level expands it; the code-2 slots of side d mod 2 are exactly
+// level d (those of the other side are level d+1, reached meanwhile). The table is
+// values.EncodingHalfDepth. The side of a slot comes from chunk flags, or from a mask
+// a code word for the few chunks of both sides (the lex schemes' runs are long).
+//
+// Moves that shift whole runs (Shifted: slide's horizontal moves under the lex ranks)
+// are made a word at a time: the frontier's bits of a word, spread over the word a run
+// away, are ANDed with its unreached slots; the expander then makes only the rest.
+//
 // The hot path: workers (internal/parallel) take chunks of 2^17 slots in order; a word of
 // 32 codes is matched against the frontier code with a few bit operations, and a chunk
 // that no state of the level before reached is skipped whole (a bitset of one bit a
