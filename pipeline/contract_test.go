@@ -19,6 +19,8 @@ var (
 	_ games.Reversible    = twobit.Reversible(nil)
 	_ twobit.Sided        = games.Sided(nil)
 	_ games.Sided         = twobit.Sided(nil)
+	_ twobit.Shifted      = games.Shifted(nil)
+	_ games.Shifted       = twobit.Shifted(nil)
 	_ bfs.DepthHinter     = games.DepthHinter(nil)
 	_ games.DepthHinter   = bfs.DepthHinter(nil)
 	_ bfs.Expecter        = games.Expecter(nil)
