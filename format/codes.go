@@ -1,6 +1,9 @@
 package format
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // Codes are packed LSB-first: code i of a block occupies bits
 // [i*bits, (i+1)*bits) of the block read as one little-endian number, i.e.
@@ -66,6 +69,40 @@ func (c *counter) add(codes []uint32) {
 	}
 	c.n = n
 }
+
+// addPacked2 counts the n 2-bit codes packed in b (LSB first), a word of 32 at a time.
+func (c *counter) addPacked2(b []byte, n uint64) {
+	var k [4]uint64
+	full := n / 32 * 8
+	for i := uint64(0); i < full; i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		hi, lo := w>>1&evens2, w&evens2
+		k[3] += uint64(bits.OnesCount64(hi & lo))
+		k[2] += uint64(bits.OnesCount64(hi &^ lo))
+		k[1] += uint64(bits.OnesCount64(lo &^ hi))
+	}
+	k[0] = n/32*32 - k[1] - k[2] - k[3]
+	for s := n / 32 * 32; s < n; s++ {
+		k[b[s/4]>>(s%4*2)&3]++
+	}
+	top := 0
+	for v := range k {
+		if k[v] != 0 {
+			top = v + 1
+		}
+	}
+	if len(c.n) < top {
+		grown := make([]uint64, max(top, 16))
+		copy(grown, c.n)
+		c.n = grown
+	}
+	for v := range top {
+		c.n[v] += k[v]
+	}
+}
+
+// evens2 has the low bit of every 2-bit code of a word set.
+const evens2 = 0x5555555555555555
 
 func (c *counter) merge(o *counter) {
 	if len(o.n) > len(c.n) {

@@ -34,6 +34,13 @@ type WriteOptions struct {
 	// Progress, if set, is called from one goroutine after each block is
 	// written.
 	Progress func(doneSlots, totalSlots uint64)
+	// Packed2, if set for a table of 2-bit codes, is the codes already packed as the
+	// file stores them (slot i at bits 2(i mod 4) of byte i/4: a two-bit search's
+	// arrays), at least (Slots+3)/4 bytes; the writer then takes each block's bytes
+	// and counts its codes a word at a time instead of asking the CodeSource slot by
+	// slot (the 2×7's 43.6·10^9 codes: minutes less). Bits past the last slot are
+	// written as zeros either way.
+	Packed2 []byte
 	// Reproducible leaves Build.GoVersion and Build.Created as given (empty), so that
 	// the same table gives the same bytes whenever and wherever it is built; sets keep
 	// the volatile build information in their manifest instead.
@@ -142,6 +149,9 @@ func newTableWriter(ctx context.Context, meta *Metadata, src CodeSource, opt Wri
 	}
 	if meta.Build.Created.IsZero() && !opt.Reproducible {
 		meta.Build.Created = time.Now().UTC().Truncate(time.Second)
+	}
+	if opt.Packed2 != nil && (meta.CodeBits != 2 || uint64(len(opt.Packed2)) < (meta.Slots+3)/4) {
+		return nil, fmt.Errorf("packed codes: %d bytes of 2-bit codes for %d slots of %d bits", len(opt.Packed2), meta.Slots, meta.CodeBits)
 	}
 	h := header{
 		version: Version, flags: flagZstd, codeBits: meta.CodeBits, spb: spb, slots: meta.Slots,
@@ -320,7 +330,14 @@ func (w *tableWriter) compress(ctx context.Context, enc *zstd.Encoder, block uin
 	start := block * w.h.spb
 	end := min(start+w.h.spb, w.meta.Slots)
 	packed = packed[:0]
-	for s := start; s < end; s += uint64(len(codes)) {
+	if p := w.opt.Packed2; p != nil {
+		packed = append(packed, p[start/4:(end+3)/4]...)
+		if end%4 != 0 {
+			packed[len(packed)-1] &= byte(1)<<(end%4*2) - 1 // zeros past the last slot, as pack writes
+		}
+		cnt.addPacked2(packed, end-start)
+	}
+	for s := start; s < end && w.opt.Packed2 == nil; s += uint64(len(codes)) {
 		chunk := codes[:min(uint64(len(codes)), end-s)]
 		if r := callSource(w.src, chunk, s); r.panic != nil {
 			return r

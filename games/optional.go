@@ -34,7 +34,7 @@ type Sided interface {
 // Shifted (optional, puzzle build) is implemented by a puzzle space some of whose moves
 // act on long runs of slots as one shift: every state at a slot s of [lo[i], hi[i]) has
 // the state at s+delta[i] among its neighbours (all multiples of 32, so that a run's
-// codes are whole words). Slide under the lex schemes: a horizontal move keeps the tiles'
+// codes are whole words; a hole in a run is no state and has no neighbour). Slide under the lex schemes: a horizontal move keeps the tiles'
 // order and moves the blank's cell, the rank's leading digit, by one. A two-bit search
 // then reaches those neighbours a word of 32 slots at a time, and expands each state only
 // for the rest of its moves (NewRestExpander: NewExpander less the shifts' neighbours).

@@ -337,6 +337,7 @@ func WriteDepthMod3(ctx context.Context, path string, res *twobit.Result, meta f
 	meta.Slots = res.Codes.Len()
 	meta.CodeBits = values.DepthMod3Bits
 	meta.Extra = extra
+	opt.Packed2 = res.Codes.Bytes() // the search's array is the file's packing: no code by code
 	written, err := format.WriteFile(ctx, path, meta, TwoBitCodes(res.Codes.Words), opt)
 	if err != nil {
 		return written, fmt.Errorf("build: writing %s: %w", path, err)

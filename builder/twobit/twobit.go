@@ -247,6 +247,7 @@ type run struct {
 	sideN   [2]uint64           // lean, Sided spaces: the slots of the chunks whose states are all on side i
 	mixed   map[uint64][]uint64 // half: the chunks of both sides: per code word, the slots on side 1 (bit 2i)
 	shiftLo []uint64            // the space's shifts (Shifted), none with Options.NoShifts
+	holed   bool                // the space may have holes (a pull across a shift skips them)
 	shiftHi []uint64
 	shiftBy []int64
 	workers []*worker
@@ -287,11 +288,16 @@ func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
 	}
 	if sh, ok := sp.(Shifted); ok && !opt.NoShifts {
 		r.shiftLo, r.shiftHi, r.shiftBy = sh.MoveShifts()
+		if len(r.shiftHi) != len(r.shiftLo) || len(r.shiftBy) != len(r.shiftLo) {
+			return nil, fmt.Errorf("twobit: the space lists %d runs, %d ends and %d shifts", len(r.shiftLo), len(r.shiftHi), len(r.shiftBy))
+		}
 		for i, lo := range r.shiftLo {
-			if lo%32 != 0 || r.shiftHi[i]%32 != 0 || r.shiftBy[i]%32 != 0 || lo >= r.shiftHi[i] || r.shiftHi[i] > n ||
-				int64(lo)+r.shiftBy[i] < 0 || int64(r.shiftHi[i])+r.shiftBy[i] > int64(n) {
+			if !ShiftInside(lo, r.shiftHi[i], r.shiftBy[i], n) {
 				return nil, fmt.Errorf("twobit: the space's shift of [%d, %d) by %d is not of whole words inside its %d slots", lo, r.shiftHi[i], r.shiftBy[i], n)
 			}
+		}
+		if h, ok := sp.(Holed); !ok || h.HasHoles() {
+			r.holed = true
 		}
 		if len(r.shiftLo) > 0 {
 			for _, wk := range r.workers {
@@ -527,6 +533,18 @@ func (r *run) eachChunk(ctx context.Context, visit func(wk *worker, ci uint64)) 
 		found += wk.found
 	}
 	return found, err
+}
+
+// ShiftInside reports whether the run [lo, hi) shifted by delta is of whole code words
+// (multiples of 32, delta not 0) and stays inside n slots, without overflow.
+func ShiftInside(lo, hi uint64, delta int64, n uint64) bool {
+	if lo%32 != 0 || hi%32 != 0 || delta%32 != 0 || delta == 0 || lo >= hi || hi > n {
+		return false
+	}
+	if delta > 0 {
+		return uint64(delta) <= n-hi
+	}
+	return uint64(-delta) <= lo // −MinInt64 wraps to 2^63 as a uint64: beyond any lo
 }
 
 // chunkShifts sets wk.exp and wk.shifts for chunk ci: the rest expander and the shifts
@@ -929,6 +947,14 @@ func (r *run) leanShifts(wk *worker, wi, f uint64, pull bool, c, clr uint64) uin
 	var found uint64
 	for _, dw := range wk.shifts {
 		found |= f & match(atomic.LoadUint64(&r.codes[int64(wi)+dw]), c)
+	}
+	if r.holed {
+		// A run promises neighbours to its states only: a hole in it is never reached.
+		for m := found; m != 0; m &= m - 1 {
+			if i := uint64(bits.TrailingZeros64(m)); r.sp.IsHole(wi<<5 + i>>1) {
+				found &^= 1 << i
+			}
+		}
 	}
 	if found != 0 {
 		// Only this worker writes the slots of its chunk in a pull.

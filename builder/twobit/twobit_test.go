@@ -551,7 +551,8 @@ func (c restCounted) NewRestExpander() func(dst, src []uint64) []uint64 {
 
 // TestShiftsGiveTheSameCodes: every kind of search (3 bits, lean, half-depth) of a space
 // with shifts (the sided cube's top bit, slide's horizontal moves) leaves the same codes
-// with its shifts as without, and uses them: the rest expander is handed the states.
+// and counts with its shifts as without, and uses them: the rest expander is handed the
+// states, each once by the 3-bit and half-depth searches.
 func TestShiftsGiveTheSameCodes(t *testing.T) {
 	t.Parallel()
 	var rest atomic.Uint64
@@ -562,6 +563,7 @@ func TestShiftsGiveTheSameCodes(t *testing.T) {
 	for _, sp := range []Space{restCounted{bfstoys.SidedCube{Dim: 19}, &rest}, slide25} {
 		for _, mode := range []Options{{}, {Lean: true}, {Half: true}} {
 			var words [2][]uint64
+			var counts [2][]uint64
 			for i, off := range []bool{true, false} {
 				rest.Store(0)
 				opt := mode
@@ -570,14 +572,17 @@ func TestShiftsGiveTheSameCodes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				words[i] = slices.Clone(res.Codes.Words)
+				words[i], counts[i] = slices.Clone(res.Codes.Words), res.Counts
 				res.Codes.Release()
 				if _, ok := sp.(restCounted); ok && (rest.Load() == 0) != off {
 					t.Fatalf("%T lean=%v half=%v shifts off=%v: the rest expander had %d slots", sp, mode.Lean, mode.Half, off, rest.Load())
 				}
+				if _, ok := sp.(restCounted); ok && !off && !mode.Lean && rest.Load() != res.Reached {
+					t.Fatalf("%T half=%v: the rest expander had %d slots, %d states reached", sp, mode.Half, rest.Load(), res.Reached)
+				}
 			}
-			if !slices.Equal(words[0], words[1]) {
-				t.Fatalf("%T lean=%v half=%v: the codes differ with the shifts", sp, mode.Lean, mode.Half)
+			if !slices.Equal(words[0], words[1]) || !slices.Equal(counts[0], counts[1]) {
+				t.Fatalf("%T lean=%v half=%v: the codes or counts differ with the shifts", sp, mode.Lean, mode.Half)
 			}
 		}
 	}
