@@ -6,8 +6,10 @@ SHELL := /bin/bash
 BIN     := bin/tablesmith
 DATA    := data
 WORKERS ?= 2
-# The two-bit search's bits a slot in bench-2x7: auto (3 where they fit), 3, or 2 (lean).
+# The two-bit search's bits a slot in bench-2x7: auto (3 where they fit), 3, or 2 (lean),
+# and its codes: auto (half-depth on slide), depth-mod-3 or half-depth.
 SEARCH_BITS ?= auto
+CODES ?= auto
 # The race detector. `make test` runs it at -cpu 2 with -short over the packages with
 # concurrent code. The tests that take 5 to 120 s each under -race, because they build
 # large instances (the Mühle sets of up to 7 stones behind TestMill*, the A* and Korf
@@ -229,7 +231,7 @@ bench-hanoi18: build
 bench-2x7: build
 	@mkdir -p $(BENCH_OUT) $(DATA)
 	$(GO) build -o $(REPEATER) ./benchmarks/repeat
-	$(REPEATER) -n 1 -label "slide 2x7 two-bit, search bits $(SEARCH_BITS)" -- $(BIN) build slide --rows 2 --cols 7 --engine two-bit --search-bits $(SEARCH_BITS) --workers $(WORKERS) --resume -o $(DATA)/slide-2x7.tsm | tee $(BENCH_OUT)/slide-2x7.txt
+	$(REPEATER) -n 1 -label "slide 2x7 two-bit, codes $(CODES), search bits $(SEARCH_BITS)" -- $(BIN) build slide --rows 2 --cols 7 --engine two-bit --codes $(CODES) --search-bits $(SEARCH_BITS) --workers $(WORKERS) --resume -o $(DATA)/slide-2x7.tsm | tee $(BENCH_OUT)/slide-2x7.txt
 	$(BIN) info --json $(DATA)/slide-2x7.tsm | tee -a $(BENCH_OUT)/slide-2x7.txt
 	$(BIN) query --path $(DATA)/slide-2x7.tsm "0 13 12 11 10 9 8 7 6 5 4 3 2 1" | tee -a $(BENCH_OUT)/slide-2x7.txt
 	@echo "outputs in $(BENCH_OUT)/; make bench-record appends them to $(RAW)/ and updates $(RESULTS)"

@@ -67,7 +67,7 @@ func runPlanSlide(e *env, args []string) error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "plan slide %d×%d (on paper: a model from the rates measured here, no distributed engine yet)\n", *rows, *cols)
-	fmt.Fprintf(&b, "  states %s; one machine would need %s (2 bits a slot of codes, 1 of recent bits)\n", commas(p.States), bigBytes(float64(p.SingleMachineBytes)))
+	fmt.Fprintf(&b, "  states %s; one machine would need %s (2 bits a slot: a half-depth search)\n", commas(p.States), bigBytes(float64(p.SingleMachineBytes)))
 	fmt.Fprintf(&b, "  units  %d ranges of %s slots, one per machine of %.0f GiB and %d cores, each unit once per level (%d levels assumed)\n",
 		p.Units, commas(p.UnitSlots), *memGiB, *cores, d)
 	fmt.Fprintf(&b, "  memory %s a unit; disk %s a unit (checkpoint, its replacement, its part of the table)\n",

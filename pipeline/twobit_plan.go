@@ -9,8 +9,8 @@ import (
 )
 
 // A two-bit search beyond one machine, on paper. The slots are cut into Units contiguous
-// ranges, each held by one machine (its codes and recent bits: 3 bits a slot, plus
-// buffers); a level is one unit of work per range: scan its frontier, expand it, and send
+// ranges, each held by one machine (its codes: 2 bits a slot, the half-depth search of
+// the sliding puzzles, plus buffers); a level is one unit of work per range: scan its frontier, expand it, and send
 // every neighbour slot to the range that owns it, which sets the unreached ones. Under
 // the lexicographic ranks of the sliding-tile puzzles the blank's cell is the leading
 // digit and every move changes it, so a neighbour lands in another range unless two
@@ -19,18 +19,20 @@ import (
 // traffic; the machines run their units of a level in parallel and wait for each other
 // between levels.
 
-// TwoBitRates are the rates the model runs on, measured on the build machine (2 vCPU AMD
-// EPYC, 24 GiB, 2026-11-28): builder/twobit on 2×6 and 3×4, median of 3 interleaved
-// rounds (scripts/twobit-compare.sh), and `dd` with fdatasync for the disk.
+// TwoBitRates are the rates the model runs on, measured here: the CPU a state from the
+// whole 2×7's half-depth build (2 vCPU Intel Xeon VM, 2026-12-02: its levels 50–85 less
+// the two that wrote checkpoints, 3.8·10^10 states in 1,485 s on 2 cores), the scan and
+// the disk on the 2 vCPU AMD EPYC (2026-11-28: builder/twobit on 2×6 and 3×4, and `dd`
+// with fdatasync).
 type TwoBitRates struct {
 	CoreNsPerState float64 // CPU per state expanded (all its neighbours set), per core
-	ScanBytesPerS  float64 // codes and recent bits scanned per second per core
+	ScanBytesPerS  float64 // codes scanned per second per core
 	DiskBytesPerS  float64 // sequential write of a checkpoint
 	UpdateBytes    float64 // bytes a neighbour update takes on the network (a slot)
 }
 
-// MeasuredTwoBitRates are the rates measured on 2026-11-28 (see RESULTS.md, "Two bits a state").
-var MeasuredTwoBitRates = TwoBitRates{CoreNsPerState: 57.4, ScanBytesPerS: 6e9, DiskBytesPerS: 406e6, UpdateBytes: 8}
+// MeasuredTwoBitRates are the rates measured (see RESULTS.md, "Two bits a state").
+var MeasuredTwoBitRates = TwoBitRates{CoreNsPerState: 78.1, ScanBytesPerS: 6e9, DiskBytesPerS: 406e6, UpdateBytes: 8}
 
 // TwoBitPlanOptions are the machines of a plan.
 type TwoBitPlanOptions struct {
@@ -50,7 +52,7 @@ type TwoBitPlan struct {
 	States, Slots      uint64
 	Units              int
 	UnitSlots          uint64
-	UnitMemBytes       uint64  // codes + recent bits of a range + buffers
+	UnitMemBytes       uint64  // codes of a range + buffers
 	UnitDiskBytes      uint64  // its checkpoint, its replacement while written, its part of the table
 	CPUCoreSeconds     float64 // all expansions, all units
 	ComputeSeconds     float64 // per unit, its share of the expansions and scans on its cores
@@ -67,8 +69,8 @@ type TwoBitPlan struct {
 func PlanTwoBit(slots uint64, opt TwoBitPlanOptions) (TwoBitPlan, error) {
 	p := TwoBitPlan{States: opt.StatesCount, Slots: slots}
 	r := opt.Rates
-	perSlot := 3.0 / 8 // bytes: codes and recent bits
-	p.SingleMachineBytes = twobit.MemoryEstimate(slots, opt.UnitCores, false)
+	perSlot := 2.0 / 8 // bytes: the codes of a half-depth search
+	p.SingleMachineBytes = twobit.MemoryEstimate(slots, opt.UnitCores, true)
 	buffers := uint64(opt.UnitCores) * (64 << 20)
 	if opt.UnitMemory <= buffers {
 		return p, fmt.Errorf("plan: %s a unit is less than its buffers", humanize.Bytes(opt.UnitMemory))

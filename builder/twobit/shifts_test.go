@@ -134,20 +134,10 @@ func TestShiftedRunsMatchTheOracle(t *testing.T) {
 func resumeAtEveryLevel(t *testing.T, sp bfstoys.Space, mode Options) {
 	t.Helper()
 	for stopAt := 0; uint64(stopAt) < sp.DepthBound(); stopAt++ {
-		var saved *Checkpoint
 		opt := mode
 		opt.Workers = 2
-		opt.AfterLevel = func(cp *Checkpoint) error {
-			if len(cp.Counts)-1 == stopAt {
-				saved = cloneCheckpoint(cp)
-				return context.Canceled
-			}
-			return nil
-		}
-		if _, err := Search(context.Background(), sp, opt); saved == nil {
-			t.Fatalf("lean=%v half=%v stop at %d: %v", mode.Lean, mode.Half, stopAt, err)
-		}
-		opt.AfterLevel, opt.Resume, opt.Workers = nil, saved, 3
+		saved := stopAfter(t, sp, opt, stopAt)
+		opt.Resume, opt.Workers = saved, 3
 		res, err := Search(context.Background(), sp, opt)
 		if err != nil {
 			t.Fatal(err)

@@ -760,7 +760,8 @@ const maxMixedShare = 8
 
 // CheckHalf returns nil if a half-depth search (Options.Half) can search sp, or why it
 // cannot: sp has no sides (Sided), its goals are not on side 0, or its index scheme
-// interleaves the sides (more than an eighth of its slots in chunks of both).
+// interleaves the sides (more than an eighth of its slots, and more than 2^22, in chunks
+// of both: a small space's side masks cost little).
 func CheckHalf(sp Space) error {
 	n := sp.Slots()
 	chunks := (n + chunkSize - 1) / chunkSize

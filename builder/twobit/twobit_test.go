@@ -139,24 +139,31 @@ func TestResumeEveryLevel(t *testing.T) {
 	}
 	levels := len(full.Counts)
 	for stopAt := range levels - 1 {
-		var saved *Checkpoint
-		stopErr := context.Canceled
-		_, err := Search(context.Background(), sp, Options{Workers: 2, AfterLevel: func(cp *Checkpoint) error {
-			if len(cp.Counts)-1 == stopAt {
-				saved = cloneCheckpoint(cp)
-				return stopErr
-			}
-			return nil
-		}})
-		if err == nil || saved == nil {
-			t.Fatalf("stop at %d: err %v", stopAt, err)
-		}
+		saved := stopAfter(t, sp, Options{Workers: 2}, stopAt)
 		res, err := Search(context.Background(), sp, Options{Workers: 3, Resume: saved})
 		if err != nil {
 			t.Fatal(err)
 		}
 		check(t, sp, res)
 	}
+}
+
+// stopAfter runs a search of sp with opt that stops after level stopAt, and returns a
+// copy of its state there.
+func stopAfter(t *testing.T, sp Space, opt Options, stopAt int) *Checkpoint {
+	t.Helper()
+	var saved *Checkpoint
+	opt.AfterLevel = func(cp *Checkpoint) error {
+		if len(cp.Counts)-1 == stopAt {
+			saved = cloneCheckpoint(cp)
+			return context.Canceled
+		}
+		return nil
+	}
+	if _, err := Search(context.Background(), sp, opt); err == nil || saved == nil {
+		t.Fatalf("lean=%v half=%v: stop after level %d: err %v", opt.Lean, opt.Half, stopAt, err)
+	}
+	return saved
 }
 
 func cloneCheckpoint(cp *Checkpoint) *Checkpoint {
@@ -368,17 +375,7 @@ func resumeEveryLevel(t *testing.T, sp bfstoys.Space, stride int) {
 	levels := len(full.Counts)
 	for _, from := range []bool{true, false} { // the checkpoint is a lean search's
 		for stopAt := 0; stopAt < levels-1; stopAt += stride {
-			var saved *Checkpoint
-			_, err := Search(context.Background(), sp, Options{Workers: 2, Lean: from, AfterLevel: func(cp *Checkpoint) error {
-				if len(cp.Counts)-1 == stopAt {
-					saved = cloneCheckpoint(cp)
-					return context.Canceled
-				}
-				return nil
-			}})
-			if err == nil || saved == nil {
-				t.Fatalf("stop at %d: err %v", stopAt, err)
-			}
+			saved := stopAfter(t, sp, Options{Workers: 2, Lean: from}, stopAt)
 			if from {
 				if err := saved.check(); err != nil {
 					t.Fatalf("stop at %d: %v", stopAt, err)
@@ -505,17 +502,7 @@ func TestHalfResumeEveryLevel(t *testing.T) {
 			t.Fatal(err)
 		}
 		for stopAt := 0; stopAt < len(full.Counts)-1; stopAt++ {
-			var saved *Checkpoint
-			_, err := Search(context.Background(), sp, Options{Workers: 2, Half: true, AfterLevel: func(cp *Checkpoint) error {
-				if len(cp.Counts)-1 == stopAt {
-					saved = cloneCheckpoint(cp)
-					return context.Canceled
-				}
-				return nil
-			}})
-			if err == nil || saved == nil {
-				t.Fatalf("stop at %d: err %v", stopAt, err)
-			}
+			saved := stopAfter(t, sp, Options{Workers: 2, Half: true}, stopAt)
 			if err := saved.check(); err != nil {
 				t.Fatalf("stop at %d: %v", stopAt, err)
 			}
