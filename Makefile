@@ -236,9 +236,10 @@ bench-2x7: build
 	$(BIN) query --path $(DATA)/slide-2x7.tsm "0 13 12 11 10 9 8 7 6 5 4 3 2 1" | tee -a $(BENCH_OUT)/slide-2x7.txt
 	@echo "outputs in $(BENCH_OUT)/; make bench-record appends them to $(RAW)/ and updates $(RESULTS)"
 
-# The puzzle engines side by side, interleaved: bytes, two-bit, two-bit lean (3 rounds of
-# 3×4 and 2×6: about 5 minutes).
+# The puzzle engines side by side, interleaved: bytes, two-bit half-depth, two-bit 3-bit,
+# two-bit lean (3 rounds of 3×4 and 2×6: about 7 minutes).
 bench-twobit: build
+	@mkdir -p $(BENCH_OUT)
 	BIN=$(BIN) OUT=$(BENCH_OUT)/twobit scripts/twobit-compare.sh 3 3x4 2x6 | tee $(BENCH_OUT)/twobit-compare.txt
 
 # Record the last benchmark run: every output in $(BENCH_OUT) is appended to the report of
