@@ -428,9 +428,13 @@ func TestHalfMatchesOracle(t *testing.T) {
 		"word-sides":   wordSides{bfstoys.SidedCube{Dim: 14}},
 		"sided-cube3":  bfstoys.SidedCube{Dim: 3},
 	}
+	workers, batches := []int{1, 3}, []int{1, 33, 0}
+	if racetest.Enabled { // under the race detector (both passes): smaller, the same paths
+		workers, batches = []int{3}, []int{33}
+	}
 	for name, sp := range spaces {
-		for _, workers := range []int{1, 3} {
-			for _, batch := range []int{1, 33, 0} {
+		for _, workers := range workers {
+			for _, batch := range batches {
 				res, err := Search(context.Background(), sp, Options{Workers: workers, Batch: batch, Half: true})
 				if err != nil {
 					t.Fatalf("%s workers=%d batch=%d: %v", name, workers, batch, err)
@@ -496,7 +500,11 @@ func TestHalfExpandsOnce(t *testing.T) {
 // checkpoint, and it refuses theirs.
 func TestHalfResumeEveryLevel(t *testing.T) {
 	t.Parallel()
-	for _, sp := range []bfstoys.Space{bfstoys.SidedCube{Dim: 18}, slotSides{bfstoys.SidedCube{Dim: 13}}} {
+	big := bfstoys.SidedCube{Dim: 18} // chunks of one side
+	if racetest.Enabled { // under the race detector (both passes): smaller, the same paths
+		big.Dim = 15
+	}
+	for _, sp := range []bfstoys.Space{big, slotSides{bfstoys.SidedCube{Dim: 13}}} {
 		full, err := Search(context.Background(), sp, Options{Workers: 2, Half: true})
 		if err != nil {
 			t.Fatal(err)
@@ -547,7 +555,7 @@ func TestShiftsGiveTheSameCodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sp := range []Space{restCounted{bfstoys.SidedCube{Dim: 19}, &rest}, slide25} {
+	for _, sp := range []Space{restCounted{bfstoys.SidedCube{Dim: 18}, &rest}, slide25} {
 		for _, mode := range []Options{{}, {Lean: true}, {Half: true}} {
 			var words [2][]uint64
 			var counts [2][]uint64
