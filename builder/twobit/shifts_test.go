@@ -107,8 +107,8 @@ func TestShiftedRunsMatchTheOracle(t *testing.T) {
 		{Dim: 17, K: 16, Pre: 131072 - 32, Post: 131072 + 31},
 	}
 	resumed := pcube{Dim: 16, K: 15, Pre: 96000, Post: 45}
-	if racetest.Enabled { // under the race detector (both passes): smaller, the same paths
-		// The race pass: the runs inside chunks, the holes and the resume, smaller.
+	// Under the race detector (both passes): smaller instances, the same paths.
+	if racetest.Enabled {
 		cubes, resumed = cubes[:1], pcube{Dim: 13, K: 12, Pre: 96000, Post: 45}
 	}
 	for i, c := range cubes {

@@ -429,7 +429,8 @@ func TestHalfMatchesOracle(t *testing.T) {
 		"sided-cube3":  bfstoys.SidedCube{Dim: 3},
 	}
 	workers, batches := []int{1, 3}, []int{1, 33, 0}
-	if racetest.Enabled { // under the race detector (both passes): smaller, the same paths
+	// Under the race detector (both passes): smaller instances, the same paths.
+	if racetest.Enabled {
 		workers, batches = []int{3}, []int{33}
 	}
 	for name, sp := range spaces {
@@ -501,7 +502,8 @@ func TestHalfExpandsOnce(t *testing.T) {
 func TestHalfResumeEveryLevel(t *testing.T) {
 	t.Parallel()
 	big := bfstoys.SidedCube{Dim: 18} // chunks of one side
-	if racetest.Enabled { // under the race detector (both passes): smaller, the same paths
+	// Under the race detector (both passes): smaller instances, the same paths.
+	if racetest.Enabled {
 		big.Dim = 15
 	}
 	for _, sp := range []bfstoys.Space{big, slotSides{bfstoys.SidedCube{Dim: 13}}} {
