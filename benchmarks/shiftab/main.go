@@ -9,18 +9,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"syscall"
 	"time"
 
 	"github.com/tablesmith/tablesmith/builder/twobit"
 	"github.com/tablesmith/tablesmith/games/slide"
 )
-
-func cpu() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 func main() {
 	rows := flag.Int("rows", 2, "board rows")
