@@ -22,7 +22,14 @@ import (
 // buildEight builds and writes an 8-puzzle table and opens it.
 func buildEight(t *testing.T, scheme, goal string, workers int) (*bfs.Result, *tables.Table) {
 	t.Helper()
-	sp, err := slide.NewSpace(slide.Params{Rows: 3, Cols: 3, Goal: goal, Index: scheme})
+	return buildSlide(t, 3, 3, scheme, goal, workers)
+}
+
+// buildSlide builds and writes the byte (remoteness) table of a sliding-tile board and
+// opens it.
+func buildSlide(t *testing.T, rows, cols int, scheme, goal string, workers int) (*bfs.Result, *tables.Table) {
+	t.Helper()
+	sp, err := slide.NewSpace(slide.Params{Rows: rows, Cols: cols, Goal: goal, Index: scheme})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,8 +37,8 @@ func buildEight(t *testing.T, scheme, goal string, workers int) (*bfs.Result, *t
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "eight.tsm")
-	params, _ := json.Marshal(map[string]any{"rows": 3, "cols": 3, "goal": goal})
+	path := filepath.Join(t.TempDir(), "slide.tsm")
+	params, _ := json.Marshal(map[string]any{"rows": rows, "cols": cols, "goal": goal})
 	meta := format.Metadata{Game: "slide", Params: params, Index: scheme}
 	if _, err := pipeline.WriteRemoteness(context.Background(), path, res, meta, format.WriteOptions{}); err != nil {
 		t.Fatal(err)

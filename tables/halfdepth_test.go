@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tablesmith/tablesmith/builder/bfs"
 	"github.com/tablesmith/tablesmith/builder/twobit"
 	"github.com/tablesmith/tablesmith/format"
 	"github.com/tablesmith/tablesmith/games/hanoi"
@@ -24,26 +23,61 @@ import (
 // buildSlideBytes builds the byte (remoteness) table of a sliding-tile board and opens it.
 func buildSlideBytes(t *testing.T, rows, cols int, scheme string) *tables.Table {
 	t.Helper()
-	sp, err := slide.NewSpace(slide.Params{Rows: rows, Cols: cols, Goal: "blank-last", Index: scheme})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := bfs.Search(context.Background(), sp, bfs.Options{Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "bytes.tsm")
-	params, _ := json.Marshal(map[string]any{"rows": rows, "cols": cols, "goal": "blank-last"})
-	meta := format.Metadata{Game: "slide", Params: params, Index: scheme}
-	if _, err := pipeline.WriteRemoteness(context.Background(), path, res, meta, format.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	tab, err := tables.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tab.Close() })
+	_, tab := buildSlide(t, rows, cols, scheme, "blank-last", 2)
 	return tab
+}
+
+// sameAsBytes answers every step-th state of a two-bit table tab and of the byte table of
+// the same space: the same answer; every pathEvery-th slot's path is a shortest one
+// (each step a neighbour, as many steps as the remoteness, a goal at the end), and its
+// best moves are the byte table's.
+func sameAsBytes(t *testing.T, name string, tab, bytesTab *tables.Table, step, pathEvery uint64) {
+	t.Helper()
+	pz := tab.Domain().(tables.PuzzleDomain)
+	for slot := uint64(0); slot < pz.Slots(); slot += step {
+		state, ok := pz.StateOf(slot)
+		if !ok {
+			continue
+		}
+		want, err := bytesTab.Lookup(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := tab.Lookup(state)
+		if err != nil || got != want {
+			t.Fatalf("%s %s: %+v (%v), want %+v", name, state, got, err, want)
+		}
+		if slot%pathEvery != 0 {
+			continue
+		}
+		p, err := tab.Path(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !want.Reachable {
+			if p != nil {
+				t.Fatalf("%s %s cannot reach the goal, but has the path %v", name, state, p)
+			}
+			continue
+		}
+		if len(p) != want.Remoteness+1 || p[0] != want.State {
+			t.Fatalf("%s %s: path %v, want %d moves", name, state, p, want.Remoteness)
+		}
+		for i := 1; i < len(p); i++ {
+			nbrs, err := pz.Neighbors(p[i-1])
+			if err != nil || !slices.Contains(nbrs, p[i]) {
+				t.Fatalf("%s %s: path %v: %s is no neighbour of %s (%v)", name, state, p, p[i], p[i-1], err)
+			}
+		}
+		if goal, err := pz.IsGoal(p[len(p)-1]); err != nil || !goal {
+			t.Fatalf("%s %s: path %v ends off the goal (%v)", name, state, p, err)
+		}
+		bm1, err1 := tab.BestMoves(state)
+		bm2, err2 := bytesTab.BestMoves(state)
+		if err1 != nil || err2 != nil || !slices.Equal(bm1, bm2) {
+			t.Fatalf("%s %s: best moves %v (%v), want %v (%v)", name, state, bm1, err1, bm2, err2)
+		}
+	}
 }
 
 // TestHalfDepthEveryState answers every state of 2×4, 3×3 and 2×5 under lex-half and lex
@@ -78,55 +112,11 @@ func TestHalfDepthEveryState(t *testing.T) {
 			if err := tab.Verify(context.Background(), tables.VerifyOptions{Workers: 2}); err != nil {
 				t.Fatalf("verify: %v", err)
 			}
-			pz := tab.Domain().(tables.PuzzleDomain)
 			step := uint64(1)
 			if testing.Short() || racetest.Enabled {
-				step = 13 + pz.Slots()/50000 // every state of 2×5 takes many minutes under the race detector
+				step = 13 + tab.Info().Slots/50000 // every state of 2×5 takes many minutes under the race detector
 			}
-			for slot := uint64(0); slot < pz.Slots(); slot += step {
-				state, ok := pz.StateOf(slot)
-				if !ok {
-					continue
-				}
-				want, err := bytesTab.Lookup(state)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, err := tab.Lookup(state)
-				if err != nil || got != want {
-					t.Fatalf("%s: %+v (%v), want %+v", state, got, err, want)
-				}
-				if slot%61 != 0 {
-					continue
-				}
-				p, err := tab.Path(state)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !want.Reachable {
-					if p != nil {
-						t.Fatalf("%s cannot reach the goal, but has the path %v", state, p)
-					}
-					continue
-				}
-				if len(p) != want.Remoteness+1 || p[0] != want.State {
-					t.Fatalf("%s: path %v, want %d moves", state, p, want.Remoteness)
-				}
-				for i := 1; i < len(p); i++ {
-					nbrs, err := pz.Neighbors(p[i-1])
-					if err != nil || !slices.Contains(nbrs, p[i]) {
-						t.Fatalf("%s: path %v: %s is no neighbour of %s (%v)", state, p, p[i], p[i-1], err)
-					}
-				}
-				if goal, err := pz.IsGoal(p[len(p)-1]); err != nil || !goal {
-					t.Fatalf("%s: path %v ends off the goal (%v)", state, p, err)
-				}
-				bm1, err1 := tab.BestMoves(state)
-				bm2, err2 := bytesTab.BestMoves(state)
-				if err1 != nil || err2 != nil || !slices.Equal(bm1, bm2) {
-					t.Fatalf("%s: best moves %v (%v), want %v (%v)", state, bm1, err1, bm2, err2)
-				}
-			}
+			sameAsBytes(t, tc.scheme, tab, bytesTab, step, 61)
 		})
 	}
 }

@@ -67,40 +67,11 @@ func TestTwoBitEightEveryState(t *testing.T) {
 		if err := tab.Verify(context.Background(), tables.VerifyOptions{}); err != nil {
 			t.Fatalf("%s: verify: %v", scheme, err)
 		}
-		sp := tab.Domain()
 		step := uint64(1)
 		if testing.Short() {
 			step = 13 // every state takes a minute under the race detector
 		}
-		for slot := uint64(0); slot < sp.Slots(); slot += step {
-			state, ok := sp.StateOf(slot)
-			if !ok {
-				continue
-			}
-			want, err := bytesTab.Lookup(state)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := tab.Lookup(state)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != want {
-				t.Fatalf("%s %s: %+v, want %+v", scheme, state, got, want)
-			}
-			if slot%97 != 0 || !want.Reachable {
-				continue
-			}
-			p, err := tab.Path(state)
-			if err != nil || len(p) != want.Remoteness+1 {
-				t.Fatalf("%s %s: path %v (%v), want %d moves", scheme, state, p, err, want.Remoteness)
-			}
-			bm1, err1 := tab.BestMoves(state)
-			bm2, err2 := bytesTab.BestMoves(state)
-			if err1 != nil || err2 != nil || !slices.Equal(bm1, bm2) {
-				t.Fatalf("%s %s: best moves %v (%v), want %v (%v)", scheme, state, bm1, err1, bm2, err2)
-			}
-		}
+		sameAsBytes(t, scheme, tab, bytesTab, step, 97)
 	}
 }
 
