@@ -122,6 +122,19 @@ func TestHalfDepthEveryState(t *testing.T) {
 }
 
 // setCode sets slot's code in a search's codes.
+// swapWithOtherCode exchanges slot's code with that of the first reached slot of another
+// code: the counts per code stay, so only the neighbour checks can see it.
+func swapWithOtherCode(res *twobit.Result, slot uint64) {
+	c := res.Codes.Get(slot)
+	for s := range res.Codes.Len() {
+		if o := res.Codes.Get(s); o != c && o != twobit.NotReached {
+			setCode(res, slot, o)
+			setCode(res, s, c)
+			return
+		}
+	}
+}
+
 func setCode(res *twobit.Result, s uint64, v uint8) {
 	res.Codes.Words[s>>5] = res.Codes.Words[s>>5]&^(3<<(s&31*2)) | uint64(v)<<(s&31*2)
 }
@@ -135,16 +148,7 @@ func TestHalfDepthForgedCodes(t *testing.T) {
 	sp, _ := slide.NewSpace(slide.Params{Rows: 3, Cols: 3, Index: "lex-half"})
 	state := "867254301"
 	slot, _, _ := sp.Slot(state)
-	swap := func(res *twobit.Result) {
-		c := res.Codes.Get(slot)
-		for s := range res.Codes.Len() {
-			if o := res.Codes.Get(s); o != c && o != twobit.NotReached {
-				setCode(res, slot, o)
-				setCode(res, s, c)
-				return
-			}
-		}
-	}
+	swap := func(res *twobit.Result) { swapWithOtherCode(res, slot) }
 	_, path := buildTwoBitCodes(t, 3, 3, "lex-half", "blank-last", true, swap)
 	tab, err := tables.Open(path)
 	if err != nil {

@@ -83,20 +83,7 @@ func TestTwoBitForgedCodes(t *testing.T) {
 	sp, _ := slide.NewSpace(slide.Params{Rows: 3, Cols: 3, Index: "lex-half"})
 	state := "867254301"
 	slot, _, _ := sp.Slot(state)
-	swap := func(res *twobit.Result) {
-		// Exchange the codes of slot and a slot of another code: the counts per code stay.
-		c := res.Codes.Get(slot)
-		for s := range res.Codes.Len() {
-			if o := res.Codes.Get(s); o != c && o != twobit.NotReached {
-				set := func(s uint64, v uint8) {
-					res.Codes.Words[s>>5] = res.Codes.Words[s>>5]&^(3<<(s&31*2)) | uint64(v)<<(s&31*2)
-				}
-				set(slot, o)
-				set(s, c)
-				return
-			}
-		}
-	}
+	swap := func(res *twobit.Result) { swapWithOtherCode(res, slot) }
 	_, path := buildTwoBit(t, 3, 3, "lex-half", "blank-last", swap)
 	tab, err := tables.Open(path)
 	if err != nil {
