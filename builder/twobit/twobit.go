@@ -479,10 +479,17 @@ func (r *run) expandLevel(ctx context.Context, d uint64) (uint64, error) {
 					continue
 				}
 				// No one reads level d's codes during level d (its neighbours are all on
-				// the other side), but the other side's slots of the word may be set.
-				atomic.AndUint64(&r.codes[wi], ^(f << 1))
+				// the other side), but in a chunk of both sides the other side's slots of
+				// the word may be set. Code 2 (binary 10) becomes 0 or 1.
+				final := f << 1
 				if d/2%2 == 1 {
-					atomic.OrUint64(&r.codes[wi], f)
+					final |= f
+				}
+				if sides == nil {
+					r.codes[wi] ^= final // no other worker touches a word of this side now
+				} else {
+					atomic.AndUint64(&r.codes[wi], ^(f << 1))
+					atomic.OrUint64(&r.codes[wi], f&final)
 				}
 			} else {
 				ri, sh := wi>>1, wi&1*32
@@ -573,19 +580,37 @@ func (r *run) chunkShifts(wk *worker, ci uint64) {
 }
 
 // shiftPush sets to code nc (clr: the bits of code 3 that nc has clear) each unreached
-// slot of code word tw whose bit 2i is set in f, flags its chunk in r.next, and returns
-// how many it set.
-func (r *run) shiftPush(tw uint64, f, clr uint64) uint64 {
+// slot of code word tw whose bit 2i is set in f and flags its chunk in r.next.
+func (r *run) shiftPush(tw uint64, f, clr uint64) {
+	p := &r.codes[tw]
+	u := match(atomic.LoadUint64(p), NotReached) & f
+	if u == 0 {
+		return
+	}
+	// The old value unused, the AND is one locked instruction, not a compare-and-swap
+	// loop.
+	atomic.AndUint64(p, ^(u * clr))
+	r.flagNext(tw)
+}
+
+// shiftPushCount is shiftPush returning how many slots it set (another worker may set
+// some of them first).
+func (r *run) shiftPushCount(tw uint64, f, clr uint64) uint64 {
 	p := &r.codes[tw]
 	u := match(atomic.LoadUint64(p), NotReached) & f
 	if u == 0 {
 		return 0
 	}
 	set := match(atomic.AndUint64(p, ^(u*clr)), NotReached) & u
-	if ci := tw << 5 >> chunkLog; atomic.LoadUint64(&r.next[ci>>6])&(1<<(ci&63)) == 0 {
+	r.flagNext(tw)
+	return uint64(bits.OnesCount64(set))
+}
+
+// flagNext flags the chunk of code word w in r.next.
+func (r *run) flagNext(w uint64) {
+	if ci := w << 5 >> chunkLog; atomic.LoadUint64(&r.next[ci>>6])&(1<<(ci&63)) == 0 {
 		atomic.OrUint64(&r.next[ci>>6], 1<<(ci&63))
 	}
-	return uint64(bits.OnesCount64(set))
 }
 
 // expandBatch sets every unreached neighbour of the slots of batch to code nc and flags
@@ -941,7 +966,7 @@ func (r *run) expandLevelLean(ctx context.Context, d uint64, pull bool) (uint64,
 func (r *run) leanShifts(wk *worker, wi, f uint64, pull bool, c, clr uint64) uint64 {
 	if !pull {
 		for _, dw := range wk.shifts {
-			wk.found += r.shiftPush(uint64(int64(wi)+dw), f, clr)
+			wk.found += r.shiftPushCount(uint64(int64(wi)+dw), f, clr)
 		}
 		return f
 	}

@@ -13,7 +13,7 @@ import (
 // for consecutive slots to share a prefix.
 func TestExpanderConsecutiveSlots(t *testing.T) {
 	t.Parallel()
-	for _, dims := range [][2]int{{2, 5}, {5, 2}, {2, 6}, {3, 4}, {4, 3}} {
+	for _, dims := range [][2]int{{2, 5}, {5, 2}, {2, 6}, {3, 4}, {4, 3}, {2, 7}, {7, 2}, {3, 5}, {4, 4}, {4, 5}} {
 		for _, goal := range []string{"blank-last", "blank-first"} {
 			for _, scheme := range []string{"lex", "lex-half"} {
 				sp, err := NewSpace(Params{Rows: dims[0], Cols: dims[1], Goal: goal, Index: scheme})

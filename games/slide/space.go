@@ -297,33 +297,6 @@ func (s *Space) solvableMember(slot uint64, parity int, pos []uint8) uint64 {
 	return 2 * slot
 }
 
-// lexStep is the change of the lexicographic rank of a position vector when the blank
-// (tile 0, on cell b) and tile t (on cell c, next to b) swap cells; board is the board.
-//
-// With Lehmer digits d_i = #{j > i : pos[j] < pos[i]} (rank = Σ d_i·(n-1-i)!), only
-// three kinds of digit change: the blank's, from b to c (every other tile comes after
-// it); tile t's, less by the tiles after t on the cells strictly between b and c (for
-// b < c; more for b > c); and that of each tile 0 < u < t on a cell strictly between,
-// by one (up for b < c). A horizontal move has no cell between, a vertical one cols−1:
-// a few operations instead of ranking n entries.
-func (s *Space) lexStep(board []uint8, b, c, t int) int64 {
-	delta := int64(c-b) * s.fact[0]
-	lo, hi, sign := b, c, int64(1)
-	if c < b {
-		lo, hi, sign = c, b, -1
-	}
-	// Which tiles between come after t is as good as random: counted with a mask, not
-	// a branch, which mispredicted on most vertical moves.
-	var after, before int64
-	for x := lo + 1; x < hi; x++ {
-		u := int64(board[x])
-		later := (int64(t) - u) >> 63 // −1 when u > t, else 0
-		after -= later
-		before += s.fact[u&31] &^ later
-	}
-	return delta + sign*(before-after*s.fact[t&31])
-}
-
 // positions writes pos[tile] = cell for board.
 func positions(pos, board []uint8) {
 	for cell, tile := range board {
@@ -332,8 +305,10 @@ func positions(pos, board []uint8) {
 }
 
 // NewExpander returns a worker's expander: unrank each slot, slide each tile next to the
-// blank into it, rank the result. The position-vector schemes update the two entries a
-// move changes (the blank's and the tile's) instead of rebuilding the vector per move.
+// blank into it, rank the result. The lexicographic schemes do neither per state: a
+// block of ranks sharing a prefix is unranked once and each move is a table read and an
+// add (lexmoves.go). Myrvold–Ruskey updates the two entries of the position vector a move
+// changes (the blank's and the tile's) instead of rebuilding it per move.
 //
 // The board and position vector, written for every state, are allocated on cache lines of
 // their own (internal/cacheline): two workers' 12-byte buffers side by side in one line
@@ -375,52 +350,6 @@ func (s *Space) NewExpander() func(dst, src []uint64) []uint64 {
 			}
 		}
 		return dst
-	}
-}
-
-// newLexExpander is NewExpander under the lex schemes, of the vertical moves alone when
-// vertical (NewRestExpander).
-func (s *Space) newLexExpander(vertical bool) func(dst, src []uint64) []uint64 {
-	board := cacheline.Make[uint8](s.n)
-	pos := cacheline.Make[uint8](s.n)
-	nbrs := s.geo.nbr
-	if vertical {
-		nbrs = s.geo.vertical
-	}
-	{
-		shift := 0
-		if s.kind == kindLexHalf {
-			shift = 1 // lex-half's slot is the lexicographic rank halved
-		}
-		// A frontier comes in increasing order: consecutive slots share most of their
-		// permutation, which the LexSeq keeps (on cache lines of its own too).
-		seq := cacheline.New[index.LexSeq]()
-		*seq = *index.NewLexSeq(s.n)
-		return func(dst, src []uint64) []uint64 {
-			for _, slot := range src {
-				var r int64
-				var from int
-				if shift == 0 {
-					_, from = seq.UnrankFrom(slot, pos)
-					r = int64(slot)
-				} else {
-					var sum uint64
-					sum, from = seq.UnrankFrom(2*slot, pos)
-					r = int64(s.solvableMember(slot, int(sum&1), pos))
-				}
-				// The tiles before from keep their cells, so the others share the
-				// cells they had: only theirs are written again.
-				for tile := from; tile < len(pos); tile++ {
-					board[pos[tile]] = uint8(tile)
-				}
-				b := int(pos[0])
-				for _, from := range nbrs[b] {
-					c := int(from)
-					dst = append(dst, uint64(r+s.lexStep(board, b, c, int(board[c])))>>shift)
-				}
-			}
-			return dst
-		}
 	}
 }
 
