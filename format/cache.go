@@ -3,6 +3,8 @@ package format
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/tablesmith/tablesmith/internal/bigmem"
 )
 
 // DefaultCacheBytes is the decoded-block cache budget of a new Reader.
@@ -24,6 +26,13 @@ type cachedBlock struct {
 type blockCache struct {
 	table []atomic.Pointer[cachedBlock] // by block number; nil if not cached
 
+	// whole is set while the budget holds every block decoded (limit ≥ wholeBytes): the
+	// blocks are then kept in one array instead (wholeTable), and table is empty.
+	whole      atomic.Pointer[wholeTable]
+	wholeBytes int64
+	stride     uint64      // a decoded block's bytes with its padding
+	arena      *wholeTable // made on first use; kept while the cache lives (readers may hold its bytes)
+
 	mu    sync.Mutex
 	limit int64
 	used  int64
@@ -36,12 +45,37 @@ type ringEntry struct {
 	b     *cachedBlock
 }
 
-func newBlockCache(blocks int, limit int64) *blockCache {
-	return &blockCache{table: make([]atomic.Pointer[cachedBlock], blocks), limit: limit}
+// wholeTable is the cache of a table whose budget holds all of it decoded: every block
+// at block·stride of one array on huge pages (internal/bigmem), a bit a block saying
+// which are there. A lookup is a bit test and one read, where the bounded cache chases
+// the pointer table, the block's header and its heap bytes: on a random lookup of a
+// table of gigabytes, three cache misses each with a TLB miss of its own (the descent of
+// a two-bit table makes a few such lookups a move).
+type wholeTable struct {
+	buf   *bigmem.Buf
+	data  []byte
+	ready []atomic.Uint64 // bit b: block b is in data
+	claim []atomic.Uint64 // bit b: a goroutine has taken block b to copy in
+}
+
+// newBlockCache returns the cache of blocks decoded blocks of stride bytes each (the
+// last may be shorter) under a budget of limit bytes.
+func newBlockCache(blocks int, limit int64, stride uint64) *blockCache {
+	c := &blockCache{table: make([]atomic.Pointer[cachedBlock], blocks), stride: stride,
+		wholeBytes: int64(uint64(blocks) * stride)}
+	c.setLimit(limit)
+	return c
 }
 
 // get returns the decoded block, or nil if it is not cached.
 func (c *blockCache) get(block int) []byte {
+	if w := c.whole.Load(); w != nil {
+		if w.ready[block>>6].Load()&(1<<(block&63)) == 0 {
+			return nil
+		}
+		off := uint64(block) * c.stride
+		return w.data[off : off+c.stride : off+c.stride]
+	}
 	b := c.table[block].Load()
 	if b == nil {
 		return nil
@@ -56,6 +90,16 @@ func (c *blockCache) get(block int) []byte {
 // or the copy another goroutine cached first. Blocks larger than the whole
 // budget are returned uncached.
 func (c *blockCache) put(block int, data []byte) []byte {
+	if w := c.whole.Load(); w != nil {
+		// One goroutine copies a block in, once: the bytes a reader may be reading
+		// are never written again. Another that decoded it too uses its own copy.
+		bit := uint64(1) << (block & 63)
+		if w.claim[block>>6].Or(bit)&bit == 0 {
+			copy(w.data[uint64(block)*c.stride:], data[:min(uint64(len(data)), c.stride)])
+			w.ready[block>>6].Or(bit)
+		}
+		return data
+	}
 	size := int64(cap(data)) + cacheOverhead
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -94,9 +138,25 @@ func (c *blockCache) evict(target int64) {
 	}
 }
 
+// setLimit sets the budget: one that holds every block decoded turns the whole-table
+// array on (made on first use, its blocks kept), a smaller one turns it off and evicts
+// down to n. The array's memory is returned when the cache is dropped, not when it is
+// turned off: a reader may still hold its bytes.
 func (c *blockCache) setLimit(n int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.limit = n
+	if n >= c.wholeBytes {
+		if c.arena == nil {
+			words := (len(c.table) + 63) / 64
+			buf := bigmem.New(uint64(c.wholeBytes) + blockPad)
+			c.arena = &wholeTable{buf: buf, data: buf.Bytes(),
+				ready: make([]atomic.Uint64, words), claim: make([]atomic.Uint64, words)}
+		}
+		c.whole.Store(c.arena)
+		c.evict(0) // the blocks cached apart are read from the array from now on
+		return
+	}
+	c.whole.Store(nil)
 	c.evict(max(n, 0))
 }

@@ -33,7 +33,7 @@ func checkCache(t *testing.T, c *blockCache) {
 func TestCacheClock(t *testing.T) {
 	t.Parallel()
 	const size = 100 - cacheOverhead + 100 // each block costs 200 bytes
-	c := newBlockCache(10, 3*200)
+	c := newBlockCache(10, 3*200, 1<<40)
 	block := func() []byte { return make([]byte, size) }
 	for i := range 3 {
 		c.put(i, block())
@@ -150,5 +150,57 @@ func TestClosedReader(t *testing.T) {
 	}
 	if err := r.Verify(context.Background(), nil); err == nil {
 		t.Fatal("Verify after Close: no error")
+	}
+}
+
+// TestCacheWholeTable: a budget that holds every block keeps them in the whole-table
+// array (each copied in once, never overwritten), a smaller one goes back to the bounded
+// cache, and a large one again finds the array's blocks; many goroutines putting and
+// getting the same blocks agree (run under -race by make test).
+func TestCacheWholeTable(t *testing.T) {
+	t.Parallel()
+	const blocks, stride = 70, 24
+	c := newBlockCache(blocks, blocks*stride, stride)
+	block := func(i, fill int) []byte {
+		b := make([]byte, stride)
+		for j := range b {
+			b[j] = byte(i + fill)
+		}
+		return b
+	}
+	if c.whole.Load() == nil || c.get(3) != nil {
+		t.Fatal("a budget of every block: no whole-table array, or a block before any put")
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range blocks {
+				i := (i + 17*g) % blocks
+				got := c.put(i, block(i, 0))
+				if got[0] != byte(i) {
+					t.Errorf("put(%d) returned block %d", i, got[0])
+				}
+				if b := c.get(i); b == nil || b[stride-1] != byte(i) || len(b) != stride {
+					t.Errorf("get(%d) after put: %v", i, b)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if got := c.put(5, block(5, 100)); got[0] != 105 || c.get(5)[0] != 5 {
+		t.Fatal("a second put of a block in the array wrote over it")
+	}
+	c.setLimit(2 * (stride + cacheOverhead))
+	if c.whole.Load() != nil || c.get(5) != nil {
+		t.Fatal("a budget of two blocks kept the whole-table array")
+	}
+	c.put(6, block(6, 0))
+	if c.get(6) == nil {
+		t.Fatal("the bounded cache after the array took no block")
+	}
+	checkCache(t, c)
+	c.setLimit(blocks * stride)
+	if c.get(5) == nil || c.get(5)[0] != 5 || len(c.ring) != 0 {
+		t.Fatal("the array's blocks were not found again, or blocks cached apart stayed")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -137,7 +138,8 @@ func (r *Reader) index() (*blockIndex, error) {
 	if err != nil {
 		return nil, fmt.Errorf("format: %s%w", r.name, err)
 	}
-	bi := &blockIndex{handles: handles, cache: newBlockCache(len(handles), r.cacheBytes)}
+	stride := packedBytes(r.spb, r.bits) + blockPad
+	bi := &blockIndex{handles: handles, cache: newBlockCache(len(handles), r.cacheBytes, stride)}
 	r.blocks.Store(bi)
 	return bi, nil
 }
@@ -282,6 +284,7 @@ func (r *Reader) Code(slot uint64) (uint32, error) {
 	}
 	bit := (slot - block*r.spb) * uint64(r.bits)
 	w := binary.LittleEndian.Uint64(data[bit>>3:]) // blocks are padded
+	runtime.KeepAlive(bi)                          // data may be the cache's whole-table array
 	return uint32(w >> (bit & 7) & r.mask), nil
 }
 
@@ -326,6 +329,7 @@ func (r *Reader) Codes(dst []uint32, start uint64) error {
 		dst = dst[n:]
 		start += n
 	}
+	runtime.KeepAlive(bi) // data may have been the cache's whole-table array
 	return nil
 }
 
