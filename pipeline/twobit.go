@@ -116,12 +116,16 @@ func chooseEngine(sp bfs.Space, engine, codes string, searchBits, workers int, l
 	// Half-depth wherever it can be, but where depth-mod-3 codes are asked for: by name, or
 	// by a search's bits a slot (the flag's meaning before half-depth codes).
 	half := codes == CodesHalfDepth || !explicitCodes && searchBits == 0 && halfErr == nil
+	needHalf := need2
+	if half {
+		needHalf += twobit.SideMaskBytes(sp)
+	}
 	twoBit := func() (EngineChoice, error) {
 		switch {
-		case half && fits(need2):
+		case half && fits(needHalf):
 			return EngineChoice{Engine: EngineTwoBit, Half: true}, nil
 		case half:
-			return EngineChoice{}, tooBig(n, need2, avail)
+			return EngineChoice{}, tooBig(n, needHalf, avail)
 		case searchBits != 2 && fits(need3):
 			return EngineChoice{Engine: EngineTwoBit}, nil
 		case searchBits == 3:
@@ -194,7 +198,11 @@ func buildTwoBit(ctx context.Context, in *games.Instance, sp puzzleSpace, out st
 	}
 	topt := twobit.Options{Workers: opt.Workers, Progress: opt.Search}
 	if opt.Resume {
-		cp, err := twobit.ReadCheckpoint(ckptPath, in.Key(), n)
+		read := twobit.ReadCheckpoint
+		if lean {
+			read = twobit.ReadCheckpointLean // memory was checked for 2 bits a slot
+		}
+		cp, err := read(ckptPath, in.Key(), n)
 		refuse := func(msg string, a ...any) (*PuzzleResult, error) {
 			cp.Codes.Release()
 			cp.Release()

@@ -280,7 +280,7 @@ func TestLeanTwoBitBuildKilledResumes(t *testing.T) {
 // asked for (--codes, or --search-bits); with memory for the depth-mod-3 search's codes
 // but not its recent bits, it goes lean; --search-bits 3 is refused, naming the lean
 // search's need; with less than the codes, every choice is refused, naming the 2-bit
-// need; with plenty, 3 bits a slot. Bad combinations of codes, engine and bits are
+// need (the half-depth search's with its side masks); with plenty, 3 bits a slot. Bad combinations of codes, engine and bits are
 // refused.
 func TestEngineGoesLeanWhereRecentBitsDoNotFit(t *testing.T) {
 	t.Parallel()
@@ -289,6 +289,12 @@ func TestEngineGoesLeanWhereRecentBitsDoNotFit(t *testing.T) {
 	bytes, need3, need2, err := EngineMemory(sp, 2, false)
 	if err != nil || !(need2 < need3 && need3 < bytes) {
 		t.Fatalf("needs: bytes %d, 3 bits %d, 2 bits %d, %v", bytes, need3, need2, err)
+	}
+	// A half-depth search also holds the side masks of the chunks where one blank
+	// cell's run of slots ends and the next begins (11!/2 slots a run, not whole chunks).
+	needHalf := need2 + twobit.SideMaskBytes(sp)
+	if needHalf <= need2 || needHalf >= need3 {
+		t.Fatalf("half-depth needs %d, 2 bits %d, 3 bits %d", needHalf, need2, need3)
 	}
 	const auto, mod3, half = CodesAuto, CodesDepthMod3, CodesHalfDepth
 	for _, tc := range []struct {
@@ -300,7 +306,7 @@ func TestEngineGoesLeanWhereRecentBitsDoNotFit(t *testing.T) {
 	}{
 		{EngineAuto, auto, 0, bytes, EngineChoice{Engine: EngineBytes}, ""},
 		{EngineAuto, "", 0, need3, EngineChoice{Engine: EngineTwoBit, Half: true}, ""},
-		{EngineAuto, auto, 0, need2, EngineChoice{Engine: EngineTwoBit, Half: true}, ""},
+		{EngineAuto, auto, 0, needHalf, EngineChoice{Engine: EngineTwoBit, Half: true}, ""},
 		{EngineAuto, half, 0, bytes, EngineChoice{Engine: EngineTwoBit, Half: true}, ""},
 		{EngineTwoBit, auto, 0, bytes, EngineChoice{Engine: EngineTwoBit, Half: true}, ""},
 		{EngineAuto, mod3, 0, bytes, EngineChoice{Engine: EngineTwoBit}, ""},
@@ -311,10 +317,10 @@ func TestEngineGoesLeanWhereRecentBitsDoNotFit(t *testing.T) {
 		{EngineAuto, auto, 2, bytes, EngineChoice{Engine: EngineTwoBit, Lean: true}, ""},
 		{EngineTwoBit, mod3, 2, bytes, EngineChoice{Engine: EngineTwoBit, Lean: true}, ""},
 		{EngineTwoBit, auto, 3, bytes, EngineChoice{Engine: EngineTwoBit}, ""},
-		{EngineTwoBit, half, 2, need2, EngineChoice{Engine: EngineTwoBit, Half: true}, ""},
+		{EngineTwoBit, half, 2, needHalf, EngineChoice{Engine: EngineTwoBit, Half: true}, ""},
 		{EngineTwoBit, auto, 3, need3 - 1, EngineChoice{}, "--search-bits 2"},
-		{EngineAuto, auto, 0, need2 - 1, EngineChoice{}, "2 bits a slot (half-depth or lean)"},
-		{EngineTwoBit, half, 0, need2 - 1, EngineChoice{}, "2 bits a slot (half-depth or lean)"},
+		{EngineAuto, auto, 0, needHalf - 1, EngineChoice{}, "2 bits a slot (half-depth or lean)"},
+		{EngineTwoBit, half, 0, needHalf - 1, EngineChoice{}, "2 bits a slot (half-depth or lean)"},
 		{EngineTwoBit, auto, 2, need2 - 1, EngineChoice{}, "2 bits a slot (half-depth or lean)"},
 		{EngineTwoBit, auto, 4, bytes, EngineChoice{}, "2 or 3 bits"},
 		{EngineTwoBit, half, 3, bytes, EngineChoice{}, "not 3"},

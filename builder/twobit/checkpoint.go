@@ -125,16 +125,29 @@ func WriteCheckpoint(path, key string, cp *Checkpoint) (err error) {
 // missing file is an error wrapping os.ErrNotExist; a damaged one, or one of another
 // build, wraps ErrCheckpoint and names what is wrong.
 func ReadCheckpoint(path, key string, slots uint64) (*Checkpoint, error) {
+	return readCheckpointFile(path, key, slots, false)
+}
+
+// ReadCheckpointLean is ReadCheckpoint for a lean search (Options.Lean): a full
+// checkpoint's recent bits are read and checked against their checksums but not kept, so
+// the memory held never goes beyond the lean search's 2 bits a slot (the checkpoint is
+// then checked as a lean one's).
+func ReadCheckpointLean(path, key string, slots uint64) (*Checkpoint, error) {
+	return readCheckpointFile(path, key, slots, true)
+}
+
+func readCheckpointFile(path, key string, slots uint64, dropRecent bool) (*Checkpoint, error) {
 	f, err := safefile.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readCheckpoint(f, path, key, slots)
+	return readCheckpoint(f, path, key, slots, dropRecent)
 }
 
-// readCheckpoint reads a checkpoint from f, named path in errors.
-func readCheckpoint(f io.Reader, path, key string, slots uint64) (*Checkpoint, error) {
+// readCheckpoint reads a checkpoint from f, named path in errors; dropRecent: see
+// ReadCheckpointLean.
+func readCheckpoint(f io.Reader, path, key string, slots uint64, dropRecent bool) (*Checkpoint, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("checkpoint %s: %s: %w", path, fmt.Sprintf(format, args...), ErrCheckpoint)
 	}
@@ -175,15 +188,29 @@ func readCheckpoint(f io.Reader, path, key string, slots uint64) (*Checkpoint, e
 	}
 	codes := NewCodes(n)
 	cp := &Checkpoint{Codes: codes, Counts: counts, Half: version == ckptHalf}
-	if version == ckptVersion {
+	var dropped uint64 // the bytes of recent bits read and not kept
+	switch {
+	case version == ckptVersion && dropRecent:
+		dropped = (n + 63) / 64 * 8
+	case version == ckptVersion:
 		cp.recentBuf = bigmem.New((n + 63) / 64 * 8)
 		cp.Recent = cp.recentBuf.Words()
 	}
+	var scratch []byte
 	seg := 0
 	for pi, part := range [][]byte{wordBytes(codes.Words), wordBytes(cp.Recent)} {
-		for len(part) > 0 {
-			b := part[:min(len(part), ckptSegment)]
-			part = part[len(b):]
+		if pi == 1 && dropped > 0 {
+			scratch = make([]byte, min(dropped, ckptSegment))
+		}
+		for len(part) > 0 || pi == 1 && dropped > 0 {
+			var b []byte
+			if len(part) > 0 {
+				b = part[:min(len(part), ckptSegment)]
+				part = part[len(b):]
+			} else {
+				b = scratch[:min(dropped, ckptSegment)]
+				dropped -= uint64(len(b))
+			}
 			var crc [4]byte
 			_, err := io.ReadFull(r, b)
 			if err == nil {

@@ -36,7 +36,7 @@ func FuzzReadCheckpoint(f *testing.F) {
 	f.Add(good[:60])
 	f.Add([]byte("TS2BITCK"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		cp, err := readCheckpoint(bytes.NewReader(b), "fuzz.ckpt", "k", sp.Slots())
+		cp, err := readCheckpoint(bytes.NewReader(b), "fuzz.ckpt", "k", sp.Slots(), len(b)%2 == 1)
 		if err != nil {
 			if !errors.Is(err, ErrCheckpoint) {
 				t.Fatalf("not ErrCheckpoint: %v", err)

@@ -361,6 +361,11 @@ func Search(ctx context.Context, sp Space, opt Options) (*Result, error) {
 		if err := r.findHalfSides(true); err != nil {
 			return nil, err
 		}
+		if opt.Resume != nil {
+			if err := r.checkHalfFrontier(uint64(len(cp.Counts))); err != nil {
+				return nil, err
+			}
+		}
 	}
 	stop := r.reportProgress(start)
 	defer stop()
@@ -794,6 +799,20 @@ func CheckHalf(sp Space) error {
 	return r.findHalfSides(false)
 }
 
+// SideMaskBytes is the memory a half-depth search of sp holds beside MemoryEstimate: the
+// side masks of its chunks of both sides, 2 bits a slot (at most an eighth of the codes,
+// or 1 MiB: CheckHalf refuses more); 0 where sp cannot be searched half-depth.
+func SideMaskBytes(sp Space) uint64 {
+	n := sp.Slots()
+	chunks := (n + chunkSize - 1) / chunkSize
+	r := &run{sp: sp, n: n, cur: make([]uint64, (chunks+63)/64)}
+	if r.findHalfSides(false) != nil {
+		return 0
+	}
+	mixed := n - r.sideN[0] - r.sideN[1]
+	return CodesBytes(mixed) + mixed/chunkSize*64 // the masks, and a map entry a chunk
+}
+
 // findHalfSides prepares a half-depth search: it needs a Sided space with its goals on
 // side 0, flags the chunks of one side, and (masks) holds a side mask for each chunk of
 // both.
@@ -839,6 +858,41 @@ func (r *run) findHalfSides(masks bool) error {
 			}
 		}
 		r.mixed[ci] = mask
+	}
+	return nil
+}
+
+// checkHalfFrontier checks a resumed half-depth search's codes against the sides: the
+// slots of code 2 are level d's, all on side d mod 2. One on the other side (a checkpoint
+// made by another program, or damaged past its checksums) would be taken for a state of
+// the level after and counted there.
+func (r *run) checkHalfFrontier(d uint64) error {
+	wrong := (d + 1) % 2
+	for ci := uint64(0); ci*chunkSize < r.n; ci++ {
+		if r.side[d%2][ci>>6]&(1<<(ci&63)) != 0 {
+			continue
+		}
+		lo := ci * (chunkSize / 32)
+		hi := min(lo+chunkSize/32, uint64(len(r.codes)))
+		sides := r.mixed[ci] // nil: the whole chunk is on the wrong side
+		for wi := lo; wi < hi; wi++ {
+			f := match(r.codes[wi], halfOpen)
+			if wi == uint64(len(r.codes))-1 && r.n&31 != 0 {
+				f &= 1<<(r.n&31*2) - 1 // the codes past the last slot
+			}
+			if sides != nil {
+				onWrong := sides[wi-lo] // side 1
+				if wrong == 0 {
+					onWrong = ^onWrong
+				}
+				f &= onWrong
+			}
+			if f != 0 {
+				slot := wi<<5 + uint64(bits.TrailingZeros64(f))>>1
+				return fmt.Errorf("twobit: the checkpoint's slot %d, on side %d, holds code 2, which after level %d only slots on side %d may: %w",
+					slot, wrong, d-1, d%2, ErrCheckpoint)
+			}
+		}
 	}
 	return nil
 }

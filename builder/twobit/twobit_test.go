@@ -462,10 +462,22 @@ func TestHalfMatchesOracle(t *testing.T) {
 			t.Fatalf("CheckHalf(%T): %v, want %q", tc.sp, err, tc.want)
 		}
 	}
-	for _, sp := range []Space{bfstoys.SidedCube{Dim: 19}, slotSides{bfstoys.SidedCube{Dim: 18}}} {
-		if err := CheckHalf(sp); err != nil {
-			t.Fatalf("CheckHalf(%T): %v", sp, err)
+	for _, tc := range []struct {
+		sp    Space
+		masks uint64 // SideMaskBytes
+	}{
+		{bfstoys.SidedCube{Dim: 19}, 0},                         // each side a half of the slots
+		{slotSides{bfstoys.SidedCube{Dim: 18}}, 1<<18/4 + 2*64}, // sides slot by slot: a mask for all
+	} {
+		if err := CheckHalf(tc.sp); err != nil {
+			t.Fatalf("CheckHalf(%T): %v", tc.sp, err)
 		}
+		if got := SideMaskBytes(tc.sp); got != tc.masks {
+			t.Fatalf("SideMaskBytes(%T) = %d, want %d", tc.sp, got, tc.masks)
+		}
+	}
+	if got := SideMaskBytes(bfstoys.Cube{Dim: 10}); got != 0 {
+		t.Fatalf("SideMaskBytes of a space without sides = %d", got)
 	}
 	big, err := slide.NewSpace(slide.Params{Rows: 3, Cols: 4, Index: "mr"}) // sides slot by slot
 	if err != nil {

@@ -149,14 +149,15 @@ func (s *Space) FormatState(b Board) string { return s.geo.Format(b) }
 
 // StateOf returns the board at slot in the notation; ok is false for a hole.
 func (s *Space) StateOf(slot uint64) (string, bool) {
-	board := make([]uint8, s.n)
+	var boardBuf, posBuf [MaxCells]uint8 // a path spells a state a move: no allocation but the string
+	board := boardBuf[:s.n]
 	if s.kind == kindBranch {
 		if !s.branch.Unrank(slot, board) {
 			return "", false
 		}
 		return s.geo.Format(board), true
 	}
-	pos := make([]uint8, s.n)
+	pos := posBuf[:s.n]
 	s.unrankPos(slot, pos)
 	for tile, cell := range pos {
 		board[cell] = uint8(tile)
