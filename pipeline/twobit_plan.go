@@ -21,9 +21,9 @@ import (
 
 // TwoBitRates are the rates the model runs on, measured here: the CPU a state from the
 // whole 2×7's half-depth build with the block expander (2 vCPU AMD EPYC VM, 2026-12-02:
-// its levels 50–85 less the one that wrote a checkpoint and two that shared the cores
-// with tests, 3.73·10^10 states in 577 s on 2 cores), the scan and the disk on the 2 vCPU
-// AMD EPYC (2026-11-28: builder/twobit on 2×6 and 3×4, and `dd` with fdatasync).
+// its levels 50–85 less 58–60 and 75, 3.58·10^10 states in 467 s on 2 cores), the scan
+// and the disk on the 2 vCPU AMD EPYC (2026-11-28: builder/twobit on 2×6 and 3×4, and
+// `dd` with fdatasync).
 type TwoBitRates struct {
 	CoreNsPerState float64 // CPU per state expanded (all its neighbours set), per core
 	ScanBytesPerS  float64 // codes scanned per second per core
@@ -32,7 +32,7 @@ type TwoBitRates struct {
 }
 
 // MeasuredTwoBitRates are the rates measured (see RESULTS.md, "Two bits a state").
-var MeasuredTwoBitRates = TwoBitRates{CoreNsPerState: 31.0, ScanBytesPerS: 6e9, DiskBytesPerS: 406e6, UpdateBytes: 8}
+var MeasuredTwoBitRates = TwoBitRates{CoreNsPerState: 26.1, ScanBytesPerS: 6e9, DiskBytesPerS: 406e6, UpdateBytes: 8}
 
 // TwoBitPlanOptions are the machines of a plan.
 type TwoBitPlanOptions struct {

@@ -11,9 +11,11 @@ import (
 // quotient r div L! (L = min(6, n-1)) share the position vector's first k = n-L entries
 // (the prefix: the blank's cell and the cells of tiles 1..k-1), and the last L entries
 // are the remaining cells in the order of the tail permutation at rank r mod L!. A slide
-// of the blank from cell b to a neighbour c, taking tile t from c to b, changes the rank
-// by (lexStep's derivation: only the Lehmer digits of the blank, of t and of the tiles
-// below t on the cells strictly between b and c change)
+// of the blank from cell b to a neighbour c, taking tile t from c to b, changes only
+// three kinds of Lehmer digit (d_i = #{j > i : pos[j] < pos[i]}, rank = Σ d_i·(n−1−i)!):
+// the blank's, from b to c (every tile comes after it); t's, less by the tiles above t
+// on the cells strictly between b and c (more, when c < b); and that of each tile
+// 0 < u < t between, by one (up when b < c). So the rank changes by
 //
 //	Δ = (c−b)·f(0) + sign·( Σ f(u) over tiles 0 < u < t between − #{u > t between}·f(t) )
 //
@@ -25,7 +27,7 @@ import (
 //     constant); the tail tiles between are those on the free cells next to c's (the
 //     free cells are sorted, so the ones between b and c are an interval ending beside
 //     c's index kc), and what they add depends only on the tail permutation, kc, the
-//     interval's length m and the side: a table of L! small numbers (tailSteps).
+//     interval's length m and the side: a table of L! small numbers (lexTail.steps).
 //
 // So a block costs one prefix unrank and a few operations per move, and a state in it a
 // table read and an add per move: no unranking, no board. A frontier drained in
