@@ -625,18 +625,7 @@ func (r *run) flagNext(w uint64) {
 func (r *run) expandBatch(wk *worker, batch []uint64, nc, clr uint64) {
 	nbrs := wk.exp(wk.nbrs[:0], batch)
 	codes := r.codes
-	// First the loads, independent of each other and of any branch (a branch on a code
-	// that misses the cache, mispredicted, would throw away the loads issued after it):
-	// their misses overlap.
-	if cap(wk.cand) < len(nbrs) {
-		wk.cand = make([]uint64, 0, len(nbrs))
-	}
-	cand, k := wk.cand[:len(nbrs)], 0
-	for _, s := range nbrs {
-		cand[k] = s
-		k += int(atomic.LoadUint64(&codes[s>>5])>>(s&31*2)&3+1) >> 2 // 1 for NotReached (3), else 0
-	}
-	cand = cand[:k]
+	cand := r.unreached(wk, nbrs)
 	last := ^uint64(0) // the chunk flagged last: neighbours come in runs of one chunk
 	for _, s := range cand {
 		atomic.AndUint64(&codes[s>>5], ^(clr << (s & 31 * 2)))
@@ -648,6 +637,22 @@ func (r *run) expandBatch(wk *worker, batch []uint64, nc, clr uint64) {
 		}
 	}
 	wk.nbrs, wk.cand = nbrs, cand
+}
+
+// unreached returns the slots of nbrs not reached yet, in wk.cand. The loads are
+// independent of each other and of any branch (a branch on a code that misses the
+// cache, mispredicted, would throw away the loads issued after it): their misses overlap.
+func (r *run) unreached(wk *worker, nbrs []uint64) []uint64 {
+	if cap(wk.cand) < len(nbrs) {
+		wk.cand = make([]uint64, 0, len(nbrs))
+	}
+	codes := r.codes
+	cand, k := wk.cand[:len(nbrs)], 0
+	for _, s := range nbrs {
+		cand[k] = s
+		k += int(atomic.LoadUint64(&codes[s>>5])>>(s&31*2)&3+1) >> 2 // 1 for NotReached (3), else 0
+	}
+	return cand[:k]
 }
 
 // classify counts the slots no level reached: holes and unreachable states.
@@ -1056,12 +1061,7 @@ func (r *run) leanBatch(wk *worker, batch []uint64, pull bool, c, nc, clr uint64
 	codes := r.codes
 	if !pull {
 		nbrs := wk.exp(wk.nbrs[:0], batch)
-		cand := wk.cand[:0]
-		for _, s := range nbrs {
-			if atomic.LoadUint64(&codes[s>>5])>>(s&31*2)&3 == NotReached {
-				cand = append(cand, s)
-			}
-		}
+		cand := r.unreached(wk, nbrs)
 		last := ^uint64(0)
 		for _, s := range cand {
 			sh := s & 31 * 2
