@@ -224,7 +224,7 @@ bench-hanoi18: build
 	@echo "outputs in $(BENCH_OUT)/; make bench-record appends them to $(RAW)/ and updates $(RESULTS)"
 
 # The whole 2×7 sliding-tile puzzle (43,589,145,600 states) with the two-bit engine:
-# 13 min 32 s on 2 cores of the EPYC VM (2026-12-02: search 771 s, write 42 s), 10.24 GiB
+# 11 min 32 s on 2 cores of the EPYC VM (2026-12-02: search 664 s, write 28 s), 10.24 GiB
 # peak, about 33 GB of disk at most (the 10.9 GB table, the 10.9 GB checkpoint written
 # every 10 minutes, and its replacement); interrupted, the same command resumes from the
 # checkpoint. The per-depth
