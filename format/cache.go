@@ -26,10 +26,14 @@ type cachedBlock struct {
 type blockCache struct {
 	table []atomic.Pointer[cachedBlock] // by block number; nil if not cached
 
-	// whole is set while the budget holds every block decoded (limit ≥ wholeBytes): the
-	// blocks are then kept in one array instead (wholeTable), and table is empty.
+	// whole is set while the budget holds every block decoded (limit ≥ wholeBytes) and
+	// the blocks decoded have passed wholeAfter bytes: the blocks are then kept in one
+	// array instead (wholeTable), and table is empty. A process that asks a few codes (a
+	// query from the command line) keeps the small heap blocks: the array's huge pages
+	// would cost it 2 MiB a block touched.
 	whole      atomic.Pointer[wholeTable]
 	wholeBytes int64
+	wholeAfter int64
 	stride     uint64      // a decoded block's bytes with its padding
 	arena      *wholeTable // made on first use; kept while the cache lives (readers may hold its bytes)
 
@@ -62,7 +66,7 @@ type wholeTable struct {
 // last may be shorter) under a budget of limit bytes.
 func newBlockCache(blocks int, limit int64, stride uint64) *blockCache {
 	c := &blockCache{table: make([]atomic.Pointer[cachedBlock], blocks), stride: stride,
-		wholeBytes: int64(uint64(blocks) * stride)}
+		wholeBytes: int64(uint64(blocks) * stride), wholeAfter: wholeAfterBytes}
 	c.setLimit(limit)
 	return c
 }
@@ -114,7 +118,34 @@ func (c *blockCache) put(block int, data []byte) []byte {
 	c.ring = append(c.ring, ringEntry{block, b})
 	c.table[block].Store(b)
 	c.used += size
+	if c.limit >= c.wholeBytes && c.used >= c.wholeAfter {
+		c.goWhole()
+	}
 	return data
+}
+
+// wholeAfterBytes is the decoded blocks a cache holds on the heap before a budget that
+// holds them all moves them to the whole-table array.
+const wholeAfterBytes = 64 << 20
+
+// goWhole turns the whole-table array on, made on first use, and moves the blocks
+// cached apart into it. c.mu is held.
+func (c *blockCache) goWhole() {
+	if c.arena == nil {
+		words := (len(c.table) + 63) / 64
+		buf := bigmem.New(uint64(c.wholeBytes) + blockPad)
+		c.arena = &wholeTable{buf: buf, data: buf.Bytes(),
+			ready: make([]atomic.Uint64, words), claim: make([]atomic.Uint64, words)}
+	}
+	w := c.arena
+	for _, e := range c.ring {
+		if bit := uint64(1) << (e.block & 63); w.claim[e.block>>6].Or(bit)&bit == 0 {
+			copy(w.data[uint64(e.block)*c.stride:], e.b.data[:min(uint64(len(e.b.data)), c.stride)])
+			w.ready[e.block>>6].Or(bit)
+		}
+	}
+	c.whole.Store(w)
+	c.evict(0) // read from the array from now on
 }
 
 // evict removes blocks until at most target bytes are used. c.mu is held.
@@ -139,22 +170,16 @@ func (c *blockCache) evict(target int64) {
 }
 
 // setLimit sets the budget: one that holds every block decoded turns the whole-table
-// array on (made on first use, its blocks kept), a smaller one turns it off and evicts
-// down to n. The array's memory is returned when the cache is dropped, not when it is
-// turned off: a reader may still hold its bytes.
+// array on (at once if it was made before, else once the blocks decoded pass
+// wholeAfter), a smaller one turns it off and evicts down to n. The array's memory is
+// returned when the cache is dropped, not when it is turned off: a reader may still hold
+// its bytes.
 func (c *blockCache) setLimit(n int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.limit = n
-	if n >= c.wholeBytes {
-		if c.arena == nil {
-			words := (len(c.table) + 63) / 64
-			buf := bigmem.New(uint64(c.wholeBytes) + blockPad)
-			c.arena = &wholeTable{buf: buf, data: buf.Bytes(),
-				ready: make([]atomic.Uint64, words), claim: make([]atomic.Uint64, words)}
-		}
-		c.whole.Store(c.arena)
-		c.evict(0) // the blocks cached apart are read from the array from now on
+	if n >= c.wholeBytes && (c.arena != nil || c.used >= c.wholeAfter) {
+		c.goWhole()
 		return
 	}
 	c.whole.Store(nil)

@@ -153,8 +153,9 @@ func TestClosedReader(t *testing.T) {
 	}
 }
 
-// TestCacheWholeTable: a budget that holds every block keeps them in the whole-table
-// array (each copied in once, never overwritten), a smaller one goes back to the bounded
+// TestCacheWholeTable: a budget that holds every block keeps them apart until they pass
+// wholeAfter, then in the whole-table array (those cached apart moved in; each copied in
+// once, never overwritten), a smaller one goes back to the bounded
 // cache, and a large one again finds the array's blocks; many goroutines putting and
 // getting the same blocks agree (run under -race by make test).
 func TestCacheWholeTable(t *testing.T) {
@@ -162,6 +163,28 @@ func TestCacheWholeTable(t *testing.T) {
 	const blocks, stride = 70, 24
 	c := newBlockCache(blocks, blocks*stride, stride)
 	block := func(i, fill int) []byte {
+		b := make([]byte, stride)
+		for j := range b {
+			b[j] = byte(i + fill)
+		}
+		return b
+	}
+	// Below wholeAfter the blocks stay apart; past it they move to the array.
+	c.wholeAfter = 3 * (stride + cacheOverhead)
+	for i := range 2 {
+		c.put(i, block(i, 0))
+	}
+	if c.whole.Load() != nil || len(c.ring) != 2 {
+		t.Fatal("the array before wholeAfter")
+	}
+	c.put(2, block(2, 0))
+	if c.whole.Load() == nil || len(c.ring) != 0 || c.get(1) == nil || c.get(1)[0] != 1 {
+		t.Fatal("past wholeAfter: no array, or the blocks cached apart not moved into it")
+	}
+	c = newBlockCache(blocks, blocks*stride, stride)
+	c.wholeAfter = 0
+	c.setLimit(blocks * stride)
+	block = func(i, fill int) []byte {
 		b := make([]byte, stride)
 		for j := range b {
 			b[j] = byte(i + fill)
