@@ -62,6 +62,17 @@ type wholeTable struct {
 	claim []atomic.Uint64 // bit b: a goroutine has taken block b to copy in
 }
 
+// copyIn puts decoded block data into the array unless a goroutine has taken it first:
+// one copies a block in, once, so the bytes a reader may be reading are never written
+// again.
+func (w *wholeTable) copyIn(block int, data []byte, stride uint64) {
+	bit := uint64(1) << (block & 63)
+	if w.claim[block>>6].Or(bit)&bit == 0 {
+		copy(w.data[uint64(block)*stride:], data[:min(uint64(len(data)), stride)])
+		w.ready[block>>6].Or(bit)
+	}
+}
+
 // newBlockCache returns the cache of blocks decoded blocks of stride bytes each (the
 // last may be shorter) under a budget of limit bytes.
 func newBlockCache(blocks int, limit int64, stride uint64) *blockCache {
@@ -95,13 +106,7 @@ func (c *blockCache) get(block int) []byte {
 // budget are returned uncached.
 func (c *blockCache) put(block int, data []byte) []byte {
 	if w := c.whole.Load(); w != nil {
-		// One goroutine copies a block in, once: the bytes a reader may be reading
-		// are never written again. Another that decoded it too uses its own copy.
-		bit := uint64(1) << (block & 63)
-		if w.claim[block>>6].Or(bit)&bit == 0 {
-			copy(w.data[uint64(block)*c.stride:], data[:min(uint64(len(data)), c.stride)])
-			w.ready[block>>6].Or(bit)
-		}
+		w.copyIn(block, data, c.stride) // another goroutine's copy may be the one kept
 		return data
 	}
 	size := int64(cap(data)) + cacheOverhead
@@ -139,10 +144,7 @@ func (c *blockCache) goWhole() {
 	}
 	w := c.arena
 	for _, e := range c.ring {
-		if bit := uint64(1) << (e.block & 63); w.claim[e.block>>6].Or(bit)&bit == 0 {
-			copy(w.data[uint64(e.block)*c.stride:], e.b.data[:min(uint64(len(e.b.data)), c.stride)])
-			w.ready[e.block>>6].Or(bit)
-		}
+		w.copyIn(e.block, e.b.data, c.stride)
 	}
 	c.whole.Store(w)
 	c.evict(0) // read from the array from now on
