@@ -15,12 +15,13 @@ import (
 	"github.com/tablesmith/tablesmith/tables"
 )
 
-const queryArgs = "[--json] [--path] FILE|DIR [STATE ...]"
+const queryArgs = "[--json] [--path] [--preload] FILE|DIR [STATE ...]"
 
 func runQuery(e *env, args []string) error {
 	fs := newFlags(e, "query", queryArgs)
 	asJSON := fs.Bool("json", false, "print one JSON object per state")
 	withPath := fs.Bool("path", false, "also print a shortest path to the goal")
+	preload := fs.Bool("preload", false, "decode the whole table into memory before the first answer (a stream of many lookups, a two-bit table's descents); refused where it would take more than half the memory available")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -35,6 +36,12 @@ func runQuery(e *env, args []string) error {
 	defer src.Close()
 	if *withPath {
 		if err := checkPathFlag(pos[0], src); err != nil {
+			return err
+		}
+	}
+
+	if *preload {
+		if err := preloadSource(e, pos[0], src); err != nil {
 			return err
 		}
 	}
@@ -73,6 +80,20 @@ func runQuery(e *env, args []string) error {
 		return errSilentFail
 	}
 	return nil
+}
+
+// preloadSource decodes a table file whole before the first answer, showing its progress
+// on a terminal.
+func preloadSource(e *env, arg string, src serve.Source) error {
+	tab, ok := src.(*tables.Table)
+	if !ok {
+		return fmt.Errorf("%w: --preload: %s is a set of tables; preload takes one table file", errUsage, arg)
+	}
+	bar := newStatus(e, 0)
+	defer bar.clear()
+	return tab.Preload(context.Background(), 0, func(done, total uint64) {
+		bar.show(fmt.Sprintf("preload %s: %.1f%% of %s blocks", arg, 100*float64(done)/float64(total), commas(total)))
+	})
 }
 
 // appendQueryLine appends one answer to b: a JSON object, or a line of text (no

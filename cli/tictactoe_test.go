@@ -64,4 +64,7 @@ func TestTicTacToeCommandLine(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "win in 1 plies") || !strings.Contains(out, "line XX.OO.... 3 XXXOO....") {
 		t.Errorf("query --path XX.OO....: exit %d: %s", code, out)
 	}
+	if code, _, stderr := runCmd(t, "", "query", "--preload", dir, "XX.OO...."); code != exitUsage || !strings.Contains(stderr, "preload takes one table file") {
+		t.Errorf("query --preload of a set: exit %d: %s", code, stderr)
+	}
 }

@@ -53,6 +53,12 @@ func twoBitCommands(t *testing.T, codes, want string) {
 	if code != 0 || !strings.Contains(out, `"remoteness":31`) || !strings.Contains(out, `"path":["123456708","123456780"]`) {
 		t.Fatalf("query: %d %s", code, out)
 	}
+	// --preload: the same answers from a table decoded whole before the first.
+	stream := "867254301\n123456708\n812043765\n"
+	_, plain, _ := runCmd(t, stream, "query", "--path", tb)
+	if code, out, stderr = runCmd(t, stream, "query", "--path", "--preload", tb); code != 0 || out != plain || stderr != "" {
+		t.Fatalf("query --preload: %d %q %s, without it %q", code, out, stderr, plain)
+	}
 	code, out, _ = runCmd(t, "", "verify", tb)
 	if code != 0 || !strings.Contains(out, "search recomputed") {
 		t.Fatalf("verify: %d %s", code, out)

@@ -227,3 +227,76 @@ func TestCacheWholeTable(t *testing.T) {
 		t.Fatal("the array's blocks were not found again, or blocks cached apart stayed")
 	}
 }
+
+// TestCodesAt reads scattered slots (repeats and neighbours included) with CodesAt, from
+// the bounded cache, from a whole-table array with some blocks not yet in it (those read
+// as Code reads them) and from a whole one: the codes Code gives. A slot out of range
+// and a dst too short are errors.
+func TestCodesAt(t *testing.T) {
+	t.Parallel()
+	const slots, bits, spb = 5000, 2, 192
+	path, _ := writeTest(t, 7, slots, bits, spb)
+	want := make([]uint32, slots)
+	testSource(7, bits)(want, 0)
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rng := rand.New(rand.NewPCG(3, 4))
+	check := func(stage string) {
+		t.Helper()
+		for _, n := range []int{0, 1, 5, 31, 32, 33, 100} {
+			at := make([]uint64, n)
+			for i := range at {
+				at[i] = rng.Uint64N(slots)
+				if i > 0 && i%7 == 0 {
+					at[i] = at[i-1] // a repeat
+				}
+			}
+			got := make([]uint32, n+1)
+			got[n] = 99
+			if err := r.CodesAt(got, at); err != nil {
+				t.Fatalf("%s: CodesAt of %d slots: %v", stage, n, err)
+			}
+			for i, s := range at {
+				if got[i] != want[s] {
+					t.Fatalf("%s: CodesAt slot %d = %d, want %d", stage, s, got[i], want[s])
+				}
+			}
+			if got[n] != 99 {
+				t.Fatalf("%s: CodesAt wrote past its slots", stage)
+			}
+		}
+	}
+	check("bounded cache")
+	bi, err := r.index()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bi.cache.mu.Lock()
+	bi.cache.wholeAfter = 0
+	bi.cache.mu.Unlock()
+	r.SetCacheBytes(1 << 30)
+	if bi.cache.whole.Load() == nil {
+		t.Fatal("no whole-table array under a budget of every block")
+	}
+	for b := 0; b < r.Blocks(); b += 3 { // a third of the blocks in the array
+		if _, err := r.Code(uint64(b * spb)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("whole-table array, a third in")
+	for b := range r.Blocks() {
+		if _, err := r.Code(uint64(b * spb)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("whole-table array")
+	if err := r.CodesAt(make([]uint32, 2), []uint64{1, slots}); err == nil {
+		t.Error("CodesAt of a slot out of range: no error")
+	}
+	if err := r.CodesAt(make([]uint32, 1), []uint64{1, 2}); err == nil {
+		t.Error("CodesAt into a dst too short: no error")
+	}
+}

@@ -78,3 +78,48 @@ func LoadCodes[T uint8 | uint16 | uint32](ctx context.Context, r *Reader, dst []
 		return nil
 	})
 }
+
+// DecodedBytes is the memory the cache takes to hold every block of the table decoded:
+// the budget (SetCacheBytes) from which it keeps them all, in one array.
+func (r *Reader) DecodedBytes() int64 {
+	return int64(uint64(r.nblocks) * (packedBytes(r.spb, r.bits) + blockPad))
+}
+
+// Preload decodes every block into the cache on up to workers goroutines (0:
+// GOMAXPROCS), checking each against its checksum, so that later reads find every code
+// in memory: a process that answers many lookups scattered over its table (a two-bit
+// table's descent) pays for the decoding once, up front, rather than a block at a time
+// in its first thousands of answers. A cache budget too small to hold the table decoded
+// (DecodedBytes) is refused before any block is read. progress, if set, is called with
+// the blocks decoded so far.
+func (r *Reader) Preload(ctx context.Context, workers int, progress func(done, total uint64)) error {
+	bi, err := r.index()
+	if err != nil {
+		return err
+	}
+	c := bi.cache
+	c.mu.Lock()
+	limit := c.limit
+	c.mu.Unlock()
+	if need := r.DecodedBytes(); limit < need {
+		return fmt.Errorf("format: %spreloading takes a cache of %d bytes (the table decoded), and the budget is %d", r.name, need, limit)
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	total := uint64(r.nblocks)
+	var done atomic.Uint64
+	return parallel.For(ctx, workers, total, 64, func(lo, hi uint64) error {
+		for b := int(lo); b < int(hi); b++ {
+			if c.get(b) == nil {
+				if _, err := r.cachedBlock(bi, b); err != nil {
+					return err
+				}
+			}
+		}
+		if progress != nil {
+			progress(done.Add(hi-lo), total)
+		}
+		return nil
+	})
+}

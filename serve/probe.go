@@ -148,7 +148,7 @@ type ProbeOptions struct {
 var ErrLineTooLong = fmt.Errorf("line longer than %d bytes", MaxStateLine)
 
 // ErrPathTooLong is the answer to a path request over ProbeOptions.MaxPath moves.
-var ErrPathTooLong = errors.New("path too long")
+var ErrPathTooLong = tables.ErrPathTooLong
 
 // TooLong is the result for an input line over MaxStateLine bytes that starts with prefix.
 func TooLong(prefix string) Result { return failed(prefix+"…", ErrLineTooLong) }
@@ -164,21 +164,25 @@ func Probe(src Source, state string, opt ProbeOptions) Result {
 	if set, ok := src.(*tables.Set); ok && set.Tiered() != nil {
 		return probeGame(set, state, opt)
 	}
-	a, err := src.Lookup(state)
+	var a tables.Answer
+	var path []string
+	var err error
+	if t, ok := src.(*tables.Table); ok && opt.Path {
+		a, path, err = t.LookupPath(state, opt.MaxPath) // one walk of a two-bit table's line
+		if errors.Is(err, tables.ErrPathTooLong) {
+			return failed(a.State, fmt.Errorf("%w: the path of %d moves is longer than the limit of %d", ErrPathTooLong, a.Remoteness, opt.MaxPath))
+		}
+		if err != nil && a.State != "" {
+			return failed(a.State, err)
+		}
+	} else {
+		a, err = src.Lookup(state)
+	}
 	if err != nil {
 		return failed(state, err)
 	}
 	r := resultOf(a)
-	if opt.Path && a.Reachable {
-		if t, ok := src.(*tables.Table); ok {
-			if opt.MaxPath > 0 && a.Remoteness > opt.MaxPath {
-				return failed(a.State, fmt.Errorf("%w: the path of %d moves is longer than the limit of %d", ErrPathTooLong, a.Remoteness, opt.MaxPath))
-			}
-			if r.Path, err = t.Path(a.State); err != nil {
-				return failed(a.State, err)
-			}
-		}
-	}
+	r.Path = path
 	if opt.Moves {
 		if r.Moves, err = moves(src, a.State); err != nil {
 			return failed(a.State, err)

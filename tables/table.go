@@ -471,6 +471,47 @@ func (t *Table) BestMoves(state string) ([]string, error) {
 	return best, nil
 }
 
+// LookupPath is Lookup and, for a state that reaches a goal, its Path, in one call. A
+// two-bit table finds a remoteness by walking the very line Path returns, so it walks it
+// once (Lookup then Path would walk it twice); another table looks up, then follows the
+// path only when maxPath (0: no limit) allows its length, and otherwise returns the answer
+// with a nil path and ErrPathTooLong.
+func (t *Table) LookupPath(state string, maxPath int) (Answer, []string, error) {
+	if err := t.ready(); err != nil {
+		return Answer{}, nil, err
+	}
+	if t.mod3 != nil {
+		pz, err := t.puzzle()
+		if err != nil {
+			return Answer{}, nil, err
+		}
+		path, err := t.mod3Path(pz, state)
+		if err != nil {
+			return Answer{}, nil, err
+		}
+		if path != nil {
+			a := Answer{State: path[0], Outcome: values.Remoteness, Remoteness: len(path) - 1, Reachable: true}
+			if maxPath > 0 && a.Remoteness > maxPath {
+				return a, nil, ErrPathTooLong
+			}
+			return a, path, nil
+		}
+		// No path: Lookup says why (another parity class, a slot no level reached).
+	}
+	a, err := t.Lookup(state)
+	if err != nil || !a.Reachable {
+		return a, nil, err
+	}
+	if maxPath > 0 && a.Remoteness > maxPath {
+		return a, nil, ErrPathTooLong
+	}
+	path, err := t.Path(a.State)
+	return a, path, err
+}
+
+// ErrPathTooLong is LookupPath's error for a path over its limit.
+var ErrPathTooLong = errors.New("path too long")
+
 // Path returns a shortest path from state to a goal, both included, each state one legal
 // move from the one before, in the user's own notation and labels. It is nil for a state
 // that cannot reach a goal. A table whose values do not form such a path is corrupt.

@@ -71,8 +71,30 @@ type mod3Walker struct {
 	expand func(dst, src []uint64) []uint64
 	src    [1]uint64
 	nbrs   []uint64
-	codes  []uint32 // the neighbours'
+	nodes  []descentNode // the look-ahead tree, level by level
+	line   []int32       // the chosen line, nearest the goal first
+	slots  []uint64      // the tree's slots below its root, and their codes
+	codes  []uint32
 }
+
+// descentNode is a slot of a descent's look-ahead tree: a state some moves below the
+// step's start, and the code it holds if the moves above it go down a level each.
+type descentNode struct {
+	slot   uint64
+	parent int32 // index in the tree; -1 at its root
+	level  int32 // moves below the root
+	want   uint32
+	code   uint32
+}
+
+// descentTreeNodes caps a step's look-ahead tree: levels are added while the tree holds
+// fewer nodes. Its codes are read with their cache misses in flight together, but a core
+// keeps only so many in flight, and every node costs an expansion: on the 2×7 (two or
+// three moves a state, less the move back) 6 nodes, mostly two levels, answered a random
+// state's path in 44–50 µs against 55–62 with a step of one move, and 8 or more nodes
+// were slower again (BenchmarkTwoBitLookup, benchmarks/RESULTS.md). A space of more
+// moves a state gets one level, never less.
+var descentTreeNodes = 6
 
 func (t *Table) openMod3() error {
 	enc := values.Encoding(t.meta.Encoding)
@@ -120,12 +142,23 @@ func (m *mod3Table) isGoal(slot uint64) bool {
 // descend returns the remoteness of the state at slot, which holds a reached code c, by
 // walking down to a goal; visit, if set, is called with every slot on the way after
 // slot, the goal last.
+//
+// A step of one move would wait for its neighbours' codes before it knew which
+// neighbour to expand next: a walk of 60 moves through a table larger than the caches
+// is 60 memory latencies in a row. A step therefore expands a tree of the moves a few
+// levels down (descentTreeNodes), reads all their codes at once (the reads do not wait
+// on each other, so their cache misses overlap) and then takes the first line whose
+// every node holds its nearer code. Every node on such a line is one move nearer a goal
+// than its parent, and the first such line in the tree's order is the one that moving
+// to the first nearer neighbour each time would take: the walk and its slots are those
+// of a walk of single moves, in fewer waits.
 func (t *Table) descend(slot uint64, c uint32, visit func(uint64)) (int, error) {
 	m := t.mod3
 	w := m.expanders.Get().(*mod3Walker)
 	defer m.expanders.Put(w)
 	limit := len(m.extra.Counts) - 1
 	d := 0
+	from := slot // the slot the walk came from: no neighbour of the start is the start
 	for !m.isGoal(slot) {
 		if d >= limit {
 			return 0, fmt.Errorf("slot %d: no goal within %d steps down: %w", slot, limit, format.ErrCorrupt)
@@ -134,39 +167,105 @@ func (t *Table) descend(slot uint64, c uint32, visit func(uint64)) (int, error) 
 		if err != nil {
 			return 0, err
 		}
-		w.src[0] = slot
-		w.nbrs = w.expand(w.nbrs[:0], w.src[:])
-		// Every neighbour's code first, then the choice: the reads do not wait on each
-		// other, so their cache misses overlap (a table held whole in memory reads a
-		// code with one miss, format's whole-table cache).
-		w.codes = w.codes[:0]
-		for _, nb := range w.nbrs {
-			nc, err := t.r.Code(nb)
-			if err != nil {
-				return 0, err
-			}
-			w.codes = append(w.codes, nc)
+		if err := t.descentTree(w, slot, from, c, limit-d); err != nil {
+			return 0, err
 		}
-		next := slot
-		for i, nc := range w.codes {
-			if nc == want {
-				next = w.nbrs[i]
-				break
-			}
-		}
-		if next == slot {
+		end := w.chooseLine(m)
+		if end < 0 {
 			return 0, fmt.Errorf("slot %d holds code %d but no neighbour holds %d: %w", slot, c, want, format.ErrCorrupt)
 		}
-		slot, c = next, want
-		d++
-		if visit != nil {
-			visit(slot)
+		for i := len(w.line) - 1; i >= 0; i-- {
+			n := &w.nodes[w.line[i]]
+			from, slot, c = slot, n.slot, n.code
+			d++
+			if visit != nil {
+				visit(slot)
+			}
 		}
 	}
 	if !m.goalCode(slot, c) {
 		return 0, fmt.Errorf("goal slot %d holds code %d (or is on side 1): %w", slot, c, format.ErrCorrupt)
 	}
 	return d, nil
+}
+
+// descentTree fills w.nodes with the tree of moves below root (a reached slot of code
+// c, entered from slot from), at most levels deep, and the codes of all its nodes. A
+// node's children leave out the move back to its parent (the root's, to from: a slot
+// farther from a goal), and a node whose side is unknown is not expanded (a step
+// that reaches it stops there, and the next step reports it).
+func (t *Table) descentTree(w *mod3Walker, root, from uint64, c uint32, levels int) error {
+	m := t.mod3
+	w.nodes = append(w.nodes[:0], descentNode{slot: root, parent: -1, code: c, want: c})
+	for lo, level := 0, 0; level < levels && (level == 0 || len(w.nodes) < descentTreeNodes); level++ {
+		hi := len(w.nodes)
+		for i := lo; i < hi; i++ {
+			p := w.nodes[i]
+			want, err := m.nearer(p.slot, p.want)
+			if err != nil {
+				if i == 0 {
+					return err
+				}
+				continue
+			}
+			back := from
+			if p.parent >= 0 {
+				back = w.nodes[p.parent].slot
+			}
+			w.src[0] = p.slot
+			w.nbrs = w.expand(w.nbrs[:0], w.src[:])
+			for _, nb := range w.nbrs {
+				if nb != back {
+					w.nodes = append(w.nodes, descentNode{slot: nb, parent: int32(i), level: p.level + 1, want: want})
+				}
+			}
+		}
+		lo = hi
+	}
+	// Every node's code, none waiting on another's.
+	w.slots, w.codes = w.slots[:0], w.codes[:0]
+	for _, n := range w.nodes[1:] {
+		w.slots = append(w.slots, n.slot)
+		w.codes = append(w.codes, 0)
+	}
+	if err := t.r.CodesAt(w.codes, w.slots); err != nil {
+		return err
+	}
+	for i, code := range w.codes {
+		w.nodes[i+1].code = code
+	}
+	return nil
+}
+
+// chooseLine finds in w.nodes the first line down from the root whose every node holds
+// the code it wants: the one ending at a goal if a line meets one, else one of the
+// deepest. It leaves the line's nodes in w.line, deepest first, and returns the last
+// node's index, or -1 if no neighbour of the root holds its nearer code.
+func (w *mod3Walker) chooseLine(m *mod3Table) int32 {
+	end := int32(-1)
+	// The nodes are in level order and every parent precedes its children, so a node's
+	// "every node above holds its code" is known when it is met; the root's want is its
+	// code. A node that fails has its want set to a value no code takes.
+	const failed = 1 << 31
+	for i := 1; i < len(w.nodes); i++ {
+		n := &w.nodes[i]
+		if n.code != n.want || w.nodes[n.parent].want == failed {
+			n.want = failed
+			continue
+		}
+		if end < 0 || n.level > w.nodes[end].level {
+			end = int32(i)
+		}
+		if m.isGoal(n.slot) {
+			end = int32(i)
+			break
+		}
+	}
+	w.line = w.line[:0]
+	for i := end; i > 0; i = w.nodes[i].parent {
+		w.line = append(w.line, i)
+	}
+	return end
 }
 
 // decodeMod3 answers slot of a two-bit table, holding code c.

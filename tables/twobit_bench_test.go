@@ -1,6 +1,7 @@
 package tables_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -10,7 +11,8 @@ import (
 
 // BenchmarkTwoBitLookup measures the warm lookup of random states of the two-bit table
 // named by $TS_TWOBIT_TABLE (skipped without it): remoteness by descent, and the path,
-// warm (see the warming below).
+// warm (see the warming below), with the descent's look-ahead tree capped at 6 nodes
+// (the default), 1 (a step of one move), 4 and 10.
 func BenchmarkTwoBitLookup(b *testing.B) {
 	path := os.Getenv("TS_TWOBIT_TABLE")
 	if path == "" {
@@ -38,35 +40,41 @@ func BenchmarkTwoBitLookup(b *testing.B) {
 			}
 		}
 	} else {
+		// One code a block: Code caches the block it decodes (Codes of whole blocks would
+		// not, by design: a scan does not evict a lookup's blocks).
 		r := tab.Reader()
-		buf := make([]uint32, r.SlotsPerBlock())
-		for s := uint64(0); s < dom.Slots(); s += uint64(len(buf)) {
-			r.Codes(buf[:min(uint64(len(buf)), dom.Slots()-s)], s)
+		for s := uint64(0); s < dom.Slots(); s += uint64(r.SlotsPerBlock()) {
+			if _, err := r.Code(s); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 	for _, name := range []string{"remoteness", "path"} {
-		b.Run(name, func(b *testing.B) {
-			var moves int
-			i := 0
-			for b.Loop() {
-				st := states[i%len(states)]
-				i++
-				if name == "path" {
-					p, err := tab.Path(st)
+		for _, tree := range []int{6, 1, 4, 10} {
+			b.Run(fmt.Sprintf("%s/tree=%d", name, tree), func(b *testing.B) {
+				defer tables.SetDescentTreeNodes(tree)()
+				var moves int
+				i := 0
+				for b.Loop() {
+					st := states[i%len(states)]
+					i++
+					if name == "path" {
+						p, err := tab.Path(st)
+						if err != nil {
+							b.Fatal(err)
+						}
+						moves += len(p) - 1
+						continue
+					}
+					a, err := tab.Lookup(st)
 					if err != nil {
 						b.Fatal(err)
 					}
-					moves += len(p) - 1
-					continue
+					moves += a.Remoteness
 				}
-				a, err := tab.Lookup(st)
-				if err != nil {
-					b.Fatal(err)
-				}
-				moves += a.Remoteness
-			}
-			b.ReportMetric(float64(moves)/float64(b.N), "moves/query")
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(moves), "ns/move")
-		})
+				b.ReportMetric(float64(moves)/float64(b.N), "moves/query")
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(moves), "ns/move")
+			})
+		}
 	}
 }

@@ -97,3 +97,58 @@ func TestTwoBitForgedCodes(t *testing.T) {
 		t.Fatalf("lookup: %v", err)
 	}
 }
+
+// TestTwoBitDescentTreeCaps: the descent's look-ahead tree, capped anywhere from 1 node
+// (a step of one move) to more than a step ever holds, walks the same line: the same
+// remoteness and the same path for 1,500 slots spread over the 3×3 (depth-mod-3 codes,
+// lex-half and the branch hash, whose holes the tree meets) and over the 2×5 (half-depth
+// codes). The cap is a package variable, so this test does not run in parallel.
+func TestTwoBitDescentTreeCaps(t *testing.T) {
+	for _, tc := range []struct {
+		rows, cols int
+		scheme     string
+		half       bool
+	}{{3, 3, "lex-half", false}, {3, 3, "branch767359", false}, {2, 5, "lex-half", true}} {
+		_, path := buildTwoBitCodes(t, tc.rows, tc.cols, tc.scheme, "blank-last", tc.half, nil)
+		tab, err := tables.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tab.Close()
+		pz := tab.Domain().(tables.PuzzleDomain)
+		type walk struct {
+			remoteness int
+			path       []string
+		}
+		walks := func(cap int) []walk {
+			defer tables.SetDescentTreeNodes(cap)()
+			var out []walk
+			for slot := uint64(0); slot < pz.Slots(); slot += pz.Slots()/1500 + 1 {
+				state, ok := pz.StateOf(slot)
+				if !ok {
+					continue
+				}
+				a, err := tab.Lookup(state)
+				if err != nil {
+					t.Fatalf("cap %d: %s: %v", cap, state, err)
+				}
+				p, err := tab.Path(state)
+				if err != nil || (a.Reachable && len(p) != a.Remoteness+1) {
+					t.Fatalf("cap %d: %s: path %v (%v), remoteness %d", cap, state, p, err, a.Remoteness)
+				}
+				out = append(out, walk{a.Remoteness, p})
+			}
+			return out
+		}
+		one := walks(1)
+		for _, cap := range []int{2, 3, 6, 24, 200} {
+			got := walks(cap)
+			for i := range one {
+				if got[i].remoteness != one[i].remoteness || !slices.Equal(got[i].path, one[i].path) {
+					t.Fatalf("%d×%d %s: a tree of %d nodes walks %v (%d), one move at a time %v (%d)",
+						tc.rows, tc.cols, tc.scheme, cap, got[i].path, got[i].remoteness, one[i].path, one[i].remoteness)
+				}
+			}
+		}
+	}
+}
