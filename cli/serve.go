@@ -16,7 +16,7 @@ import (
 	"github.com/tablesmith/tablesmith/serve"
 )
 
-const serveArgs = "[--addr 127.0.0.1:8080] PATH..."
+const serveArgs = "[--addr 127.0.0.1:8080] [--preload] PATH..."
 
 // The HTTP server's limits: a slow or stuck client cannot hold a connection for ever. A
 // POST stream of states (up to 8 MiB) may take as long as answering it takes: its
@@ -38,6 +38,7 @@ var shutdownTimeout = 10 * time.Second
 func runServe(e *env, args []string) error {
 	fs := newFlags(e, "serve", serveArgs)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
+	preload := fs.Bool("preload", false, "decode every table file into memory before serving (a two-bit table's descents then answer at their warm speed from the first probe); refused where a table would take more than half the memory available")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -51,6 +52,18 @@ func runServe(e *env, args []string) error {
 		return err
 	}
 	defer srv.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *preload {
+		bar := newStatus(e, 0)
+		err := srv.Preload(ctx, 0, func(name string, done, total uint64) {
+			bar.show(fmt.Sprintf("preload %s: %.1f%% of %s blocks", name, 100*float64(done)/float64(total), commas(total)))
+		})
+		bar.clear()
+		if err != nil {
+			return err
+		}
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -64,8 +77,6 @@ func runServe(e *env, args []string) error {
 		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          logger,
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	if err := printf(e, "serving %s at http://%s/\n", strings.Join(srv.Names(), ", "), ln.Addr()); err != nil {

@@ -86,14 +86,14 @@ func TestServeProbeIsQueryJSON(t *testing.T) {
 	}
 }
 
-// TestServeCommand runs `tablesmith serve` in-process: it prints its URL, answers, and on
+// TestServeCommand runs `tablesmith serve --preload` in-process: it prints its URL, answers, and on
 // SIGTERM lets a request in flight finish before it exits 0.
 func TestServeCommand(t *testing.T) {
 	pr, pw := io.Pipe()
 	var stderr bytes.Buffer
 	e := &env{stdin: strings.NewReader(""), stdout: pw, stderr: &stderr}
 	exit := make(chan int, 1)
-	go func() { exit <- run(e, []string{"serve", "--addr", "127.0.0.1:0", eightTable(t)}); pw.Close() }()
+	go func() { exit <- run(e, []string{"serve", "--addr", "127.0.0.1:0", "--preload", eightTable(t)}); pw.Close() }()
 	first, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil {
 		t.Fatalf("no startup line: %v (exit %v, stderr %s)", err, <-exit, stderr.String())

@@ -172,3 +172,31 @@ func decode(t testing.TB, s string) map[string]any {
 	}
 	return m
 }
+
+// TestServerPreload decodes every table file served before any request (the set of
+// pattern databases is left alone), reporting each by its URL name, and the probes
+// answer as before.
+func TestServerPreload(t *testing.T) {
+	t.Parallel()
+	s, ts := newServer(t, serve.Options{})
+	_, _, before := get(t, ts.URL+"/api/v1/tables/eight/probe?state=867254301&path=1")
+	var mu sync.Mutex
+	seen := map[string]uint64{}
+	err := s.Preload(context.Background(), 2, func(name string, done, total uint64) {
+		mu.Lock()
+		defer mu.Unlock()
+		if done > total {
+			t.Errorf("%s: %d of %d blocks", name, done, total)
+		}
+		seen[name] = max(seen[name], done)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 3 || seen["eight"] == 0 || seen["hanoi"] == 0 || seen["hanoi3"] == 0 {
+		t.Fatalf("preloaded %v, want the three table files", seen)
+	}
+	if _, _, after := get(t, ts.URL+"/api/v1/tables/eight/probe?state=867254301&path=1"); after != before || !strings.Contains(after, `"remoteness":31`) {
+		t.Fatalf("probe after preload %s, before %s", after, before)
+	}
+}

@@ -84,6 +84,28 @@ func (s *Server) Names() []string {
 	return out
 }
 
+// Preload decodes every table file served into memory (tables.Table.Preload), one after
+// another, each on up to workers goroutines, before the first request; a set's members
+// are left to be decoded as probes read them. progress, if set, is called with the
+// table's URL name and the blocks decoded so far.
+func (s *Server) Preload(ctx context.Context, workers int, progress func(name string, done, total uint64)) error {
+	for _, e := range s.entries {
+		t, ok := e.src.(*tables.Table)
+		if !ok {
+			continue
+		}
+		err := t.Preload(ctx, workers, func(done, total uint64) {
+			if progress != nil {
+				progress(e.Name, done, total)
+			}
+		})
+		if err != nil {
+			return err // it names the file: the operator's, not a client's, to read
+		}
+	}
+	return nil
+}
+
 // Close closes every table.
 func (s *Server) Close() error {
 	var first error
