@@ -93,7 +93,10 @@ func TestServeCommand(t *testing.T) {
 	var stderr bytes.Buffer
 	e := &env{stdin: strings.NewReader(""), stdout: pw, stderr: &stderr}
 	exit := make(chan int, 1)
-	go func() { exit <- run(e, []string{"serve", "--addr", "127.0.0.1:0", "--preload", eightTable(t)}); pw.Close() }()
+	go func() {
+		exit <- run(e, []string{"serve", "--addr", "127.0.0.1:0", "--preload", eightTable(t)})
+		pw.Close()
+	}()
 	first, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil {
 		t.Fatalf("no startup line: %v (exit %v, stderr %s)", err, <-exit, stderr.String())
