@@ -89,9 +89,11 @@ func preloadSource(e *env, arg string, src serve.Source) error {
 	if !ok {
 		return fmt.Errorf("%w: --preload: %s is a set of tables; preload takes one table file", errUsage, arg)
 	}
+	ctx, stop := signalContext() // SIGINT or SIGTERM during a preload of minutes: "interrupted"
+	defer stop()
 	bar := newStatus(e, 0)
 	defer bar.clear()
-	return tab.Preload(context.Background(), 0, func(done, total uint64) {
+	return tab.Preload(ctx, 0, func(done, total uint64) {
 		bar.show(fmt.Sprintf("preload %s: %.1f%% of %s blocks", arg, 100*float64(done)/float64(total), commas(total)))
 	})
 }

@@ -86,15 +86,21 @@ func TestServeProbeIsQueryJSON(t *testing.T) {
 	}
 }
 
-// TestServeCommand runs `tablesmith serve --preload` in-process: it prints its URL, answers, and on
-// SIGTERM lets a request in flight finish before it exits 0.
+// TestServeCommand runs `tablesmith serve` in-process, plain and with --preload: it prints
+// its URL, answers, and on SIGTERM lets a request in flight finish before it exits 0.
 func TestServeCommand(t *testing.T) {
+	for _, flags := range [][]string{nil, {"--preload"}} {
+		serveCommand(t, flags)
+	}
+}
+
+func serveCommand(t *testing.T, flags []string) {
 	pr, pw := io.Pipe()
 	var stderr bytes.Buffer
 	e := &env{stdin: strings.NewReader(""), stdout: pw, stderr: &stderr}
 	exit := make(chan int, 1)
 	go func() {
-		exit <- run(e, []string{"serve", "--addr", "127.0.0.1:0", "--preload", eightTable(t)})
+		exit <- run(e, append(append([]string{"serve", "--addr", "127.0.0.1:0"}, flags...), eightTable(t)))
 		pw.Close()
 	}()
 	first, err := bufio.NewReader(pr).ReadString('\n')

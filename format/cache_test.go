@@ -2,6 +2,7 @@ package format
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -298,5 +299,65 @@ func TestCodesAt(t *testing.T) {
 	}
 	if err := r.CodesAt(make([]uint32, 1), []uint64{1, 2}); err == nil {
 		t.Error("CodesAt into a dst too short: no error")
+	}
+}
+
+// TestPreload decodes every block under a budget of exactly DecodedBytes, each block
+// then cached (in the whole-table array at once: the heap cache's bookkeeping would not
+// fit that budget), with its progress reaching every block and the codes right; a
+// smaller budget is refused before any block is read, and a cancelled context stops it.
+func TestPreload(t *testing.T) {
+	t.Parallel()
+	const blocks, spb, bits = 200, 4096, 2
+	path, _ := writeTest(t, 11, blocks*spb-5, bits, spb)
+	want := make([]uint32, blocks*spb-5)
+	testSource(11, bits)(want, 0)
+	open := func() (*Reader, *blockIndex) {
+		r, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { r.Close() })
+		bi, err := r.index()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, bi
+	}
+	r, bi := open()
+	r.SetCacheBytes(r.DecodedBytes() - 1)
+	if err := r.Preload(context.Background(), 2, nil); err == nil {
+		t.Fatal("Preload under a budget one byte short: no error")
+	}
+	r.SetCacheBytes(r.DecodedBytes())
+	var mu sync.Mutex
+	var last, calls uint64
+	err := r.Preload(context.Background(), 2, func(done, total uint64) {
+		mu.Lock()
+		defer mu.Unlock()
+		if total != blocks || done > total {
+			t.Errorf("progress %d of %d", done, total)
+		}
+		last, calls = max(last, done), calls+1
+	})
+	if err != nil || last != blocks || calls == 0 {
+		t.Fatalf("Preload: %v; progress reached %d of %d blocks", err, last, blocks)
+	}
+	for b := range blocks {
+		if bi.cache.get(b) == nil {
+			t.Fatalf("block %d not cached after Preload", b)
+		}
+	}
+	for i := 0; i < len(want); i += 997 {
+		if c, err := r.Code(uint64(i)); err != nil || c != want[i] {
+			t.Fatalf("Code(%d) = %d, %v after Preload; want %d", i, c, err, want[i])
+		}
+	}
+	r2, _ := open()
+	r2.SetCacheBytes(r2.DecodedBytes())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := r2.Preload(ctx, 2, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Preload with a cancelled context: %v", err)
 	}
 }

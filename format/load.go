@@ -100,6 +100,11 @@ func (r *Reader) Preload(ctx context.Context, workers int, progress func(done, t
 	c := bi.cache
 	c.mu.Lock()
 	limit := c.limit
+	if limit >= c.wholeBytes && c.whole.Load() == nil {
+		// Straight to the whole-table array: the heap cache's blocks cost more than the
+		// array's (bookkeeping), so a budget of DecodedBytes would evict some of them.
+		c.goWhole()
+	}
 	c.mu.Unlock()
 	if need := r.DecodedBytes(); limit < need {
 		return fmt.Errorf("format: %spreloading takes a cache of %d bytes (the table decoded), and the budget is %d", r.name, need, limit)

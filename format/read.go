@@ -252,6 +252,13 @@ func (r *Reader) SetCacheBytes(n int64) {
 	}
 }
 
+// CacheBytes returns the decoded-block cache budget (SetCacheBytes).
+func (r *Reader) CacheBytes() int64 {
+	r.loadMu.Lock()
+	defer r.loadMu.Unlock()
+	return r.cacheBytes
+}
+
 // Close releases the file opened by Open and empties the cache. Further
 // reads fail.
 func (r *Reader) Close() error {

@@ -473,9 +473,10 @@ func (t *Table) BestMoves(state string) ([]string, error) {
 
 // LookupPath is Lookup and, for a state that reaches a goal, its Path, in one call. A
 // two-bit table finds a remoteness by walking the very line Path returns, so it walks it
-// once (Lookup then Path would walk it twice); another table looks up, then follows the
-// path only when maxPath (0: no limit) allows its length, and otherwise returns the answer
-// with a nil path and ErrPathTooLong.
+// once (Lookup then Path would walk it twice, and it spells no state of a line over
+// maxPath); another table looks up, then follows the path only when maxPath (0: no
+// limit) allows its length. A line over maxPath is the answer with a nil path and
+// ErrPathTooLong; an error found after the state was read comes with the answer's State.
 func (t *Table) LookupPath(state string, maxPath int) (Answer, []string, error) {
 	if err := t.ready(); err != nil {
 		return Answer{}, nil, err
@@ -485,18 +486,7 @@ func (t *Table) LookupPath(state string, maxPath int) (Answer, []string, error) 
 		if err != nil {
 			return Answer{}, nil, err
 		}
-		path, err := t.mod3Path(pz, state)
-		if err != nil {
-			return Answer{}, nil, err
-		}
-		if path != nil {
-			a := Answer{State: path[0], Outcome: values.Remoteness, Remoteness: len(path) - 1, Reachable: true}
-			if maxPath > 0 && a.Remoteness > maxPath {
-				return a, nil, ErrPathTooLong
-			}
-			return a, path, nil
-		}
-		// No path: Lookup says why (another parity class, a slot no level reached).
+		return t.mod3Path(pz, state, maxPath)
 	}
 	a, err := t.Lookup(state)
 	if err != nil || !a.Reachable {
@@ -521,7 +511,8 @@ func (t *Table) Path(state string) ([]string, error) {
 		return nil, err
 	}
 	if t.mod3 != nil {
-		return t.mod3Path(pz, state)
+		_, path, err := t.mod3Path(pz, state, 0)
+		return path, err
 	}
 	a, err := t.Lookup(state)
 	if err != nil || !a.Reachable {

@@ -72,7 +72,7 @@ type mod3Walker struct {
 	src    [1]uint64
 	nbrs   []uint64
 	nodes  []descentNode // the look-ahead tree, level by level
-	line   []int32       // the chosen line, nearest the goal first
+	line   []int32       // the chosen line, from the step's start down
 	slots  []uint64      // the tree's slots below its root, and their codes
 	codes  []uint32
 }
@@ -80,11 +80,11 @@ type mod3Walker struct {
 // descentNode is a slot of a descent's look-ahead tree: a state some moves below the
 // step's start, and the code it holds if the moves above it go down a level each.
 type descentNode struct {
-	slot   uint64
-	parent int32 // index in the tree; -1 at its root
-	level  int32 // moves below the root
-	want   uint32
-	code   uint32
+	slot       uint64
+	parent     int32 // index in the tree; -1 at its root
+	kids, nkid int32 // its children, w.nodes[kids : kids+nkid] (none: not expanded)
+	want       uint32
+	code       uint32
 }
 
 // descentTreeNodes caps a step's look-ahead tree: levels are added while the tree holds
@@ -94,7 +94,15 @@ type descentNode struct {
 // state's path in 44–50 µs against 55–62 with a step of one move, and 8 or more nodes
 // were slower again (BenchmarkTwoBitLookup, benchmarks/RESULTS.md). A space of more
 // moves a state gets one level, never less.
-var descentTreeNodes = 6
+const defaultDescentTreeNodes = 6
+
+// descentTreeNodes is the cap in force: defaultDescentTreeNodes, or a benchmark's or
+// test's (SetDescentTreeNodes), read by every descent step.
+var descentTreeNodes = func() *atomic.Int32 {
+	var n atomic.Int32
+	n.Store(defaultDescentTreeNodes)
+	return &n
+}()
 
 func (t *Table) openMod3() error {
 	enc := values.Encoding(t.meta.Encoding)
@@ -147,11 +155,11 @@ func (m *mod3Table) isGoal(slot uint64) bool {
 // neighbour to expand next: a walk of 60 moves through a table larger than the caches
 // is 60 memory latencies in a row. A step therefore expands a tree of the moves a few
 // levels down (descentTreeNodes), reads all their codes at once (the reads do not wait
-// on each other, so their cache misses overlap) and then takes the first line whose
-// every node holds its nearer code. Every node on such a line is one move nearer a goal
-// than its parent, and the first such line in the tree's order is the one that moving
-// to the first nearer neighbour each time would take: the walk and its slots are those
-// of a walk of single moves, in fewer waits.
+// on each other, so their cache misses overlap) and then walks down the tree as a walk
+// of single moves would: to the first child that holds its nearer code, from there to
+// its first such child, and so on, stopping at a goal, a node without one (the next step
+// starts there, and reports it if it is a dead end) or a node not expanded. The walk, its
+// slots and its errors are those of a walk of single moves, on any table, in fewer waits.
 func (t *Table) descend(slot uint64, c uint32, visit func(uint64)) (int, error) {
 	m := t.mod3
 	w := m.expanders.Get().(*mod3Walker)
@@ -170,12 +178,11 @@ func (t *Table) descend(slot uint64, c uint32, visit func(uint64)) (int, error) 
 		if err := t.descentTree(w, slot, from, c, limit-d); err != nil {
 			return 0, err
 		}
-		end := w.chooseLine(m)
-		if end < 0 {
+		if w.chooseLine(m); len(w.line) == 0 {
 			return 0, fmt.Errorf("slot %d holds code %d but no neighbour holds %d: %w", slot, c, want, format.ErrCorrupt)
 		}
-		for i := len(w.line) - 1; i >= 0; i-- {
-			n := &w.nodes[w.line[i]]
+		for _, i := range w.line {
+			n := &w.nodes[i]
 			from, slot, c = slot, n.slot, n.code
 			d++
 			if visit != nil {
@@ -197,7 +204,8 @@ func (t *Table) descend(slot uint64, c uint32, visit func(uint64)) (int, error) 
 func (t *Table) descentTree(w *mod3Walker, root, from uint64, c uint32, levels int) error {
 	m := t.mod3
 	w.nodes = append(w.nodes[:0], descentNode{slot: root, parent: -1, code: c, want: c})
-	for lo, level := 0, 0; level < levels && (level == 0 || len(w.nodes) < descentTreeNodes); level++ {
+	capNodes := int(descentTreeNodes.Load())
+	for lo, level := 0, 0; level < levels && (level == 0 || len(w.nodes) < capNodes); level++ {
 		hi := len(w.nodes)
 		for i := lo; i < hi; i++ {
 			p := w.nodes[i]
@@ -214,11 +222,13 @@ func (t *Table) descentTree(w *mod3Walker, root, from uint64, c uint32, levels i
 			}
 			w.src[0] = p.slot
 			w.nbrs = w.expand(w.nbrs[:0], w.src[:])
+			kids := int32(len(w.nodes))
 			for _, nb := range w.nbrs {
 				if nb != back {
-					w.nodes = append(w.nodes, descentNode{slot: nb, parent: int32(i), level: p.level + 1, want: want})
+					w.nodes = append(w.nodes, descentNode{slot: nb, parent: int32(i), want: want})
 				}
 			}
+			w.nodes[i].kids, w.nodes[i].nkid = kids, int32(len(w.nodes))-kids
 		}
 		lo = hi
 	}
@@ -237,35 +247,30 @@ func (t *Table) descentTree(w *mod3Walker, root, from uint64, c uint32, levels i
 	return nil
 }
 
-// chooseLine finds in w.nodes the first line down from the root whose every node holds
-// the code it wants: the one ending at a goal if a line meets one, else one of the
-// deepest. It leaves the line's nodes in w.line, deepest first, and returns the last
-// node's index, or -1 if no neighbour of the root holds its nearer code.
-func (w *mod3Walker) chooseLine(m *mod3Table) int32 {
-	end := int32(-1)
-	// The nodes are in level order and every parent precedes its children, so a node's
-	// "every node above holds its code" is known when it is met; the root's want is its
-	// code. A node that fails has its want set to a value no code takes.
-	const failed = 1 << 31
-	for i := 1; i < len(w.nodes); i++ {
-		n := &w.nodes[i]
-		if n.code != n.want || w.nodes[n.parent].want == failed {
-			n.want = failed
-			continue
-		}
-		if end < 0 || n.level > w.nodes[end].level {
-			end = int32(i)
-		}
-		if m.isGoal(n.slot) {
-			end = int32(i)
-			break
-		}
-	}
+// chooseLine walks w.nodes from the root as single moves would walk: to the first child
+// holding the code it wants, and on, up to a goal, a node none of whose children holds
+// it, or a node not expanded. It leaves the line's nodes in w.line, root excluded (none:
+// no neighbour of the root holds its nearer code).
+func (w *mod3Walker) chooseLine(m *mod3Table) {
 	w.line = w.line[:0]
-	for i := end; i > 0; i = w.nodes[i].parent {
-		w.line = append(w.line, i)
+	for cur := int32(0); ; {
+		n := &w.nodes[cur]
+		next := int32(-1)
+		for k := n.kids; k < n.kids+n.nkid; k++ {
+			if w.nodes[k].code == w.nodes[k].want {
+				next = k
+				break
+			}
+		}
+		if next < 0 {
+			return
+		}
+		w.line = append(w.line, next)
+		if m.isGoal(w.nodes[next].slot) {
+			return
+		}
+		cur = next
 	}
-	return end
 }
 
 // decodeMod3 answers slot of a two-bit table, holding code c.
@@ -326,7 +331,10 @@ type SlotsSpeller interface{ SlotsSpellStates() bool }
 // (always, for a game whose states are their slots' spelling); where it is not (a game
 // that canonicalises states, whose path keeps the user's labels), the walk goes on by
 // the neighbours' own spellings and codes.
-func (t *Table) mod3Path(pz PuzzleDomain, state string) ([]string, error) {
+// It returns the answer too (a nil path and an answer not Reachable: no line to the goal),
+// and refuses, with ErrPathTooLong and before spelling a state, a line over maxPath moves
+// (0: no limit). An error found after the state was read names it (a.State).
+func (t *Table) mod3Path(pz PuzzleDomain, state string, maxPath int) (Answer, []string, error) {
 	var slot uint64
 	var ok bool
 	var norm string
@@ -337,20 +345,27 @@ func (t *Table) mod3Path(pz PuzzleDomain, state string) ([]string, error) {
 		slot, ok, err = t.dom.Slot(norm)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrBadState, err)
+		return Answer{}, nil, fmt.Errorf("%w: %w", ErrBadState, err)
 	}
+	a := Answer{State: norm, Outcome: values.Unreachable}
 	if !ok {
-		return nil, nil // no slot: the other parity class, which cannot reach the goal
+		return a, nil, nil // no slot: the other parity class, which cannot reach the goal
 	}
 	c, err := t.r.Code(slot)
-	if err != nil || c == values.DepthMod3NotReached {
-		return nil, err
+	if err != nil {
+		return a, nil, fmt.Errorf("state %s: %w", norm, err)
+	}
+	if c == values.DepthMod3NotReached {
+		return a, nil, nil
 	}
 	var slots []uint64
 	if _, err := t.descend(slot, c, func(s uint64) { slots = append(slots, s) }); err != nil {
-		return nil, fmt.Errorf("state %s: %w", norm, err)
+		return a, nil, fmt.Errorf("state %s: %w", norm, err)
 	}
-	a := Answer{State: norm, Remoteness: len(slots)}
+	a.Outcome, a.Remoteness, a.Reachable = values.Remoteness, len(slots), true
+	if maxPath > 0 && a.Remoteness > maxPath {
+		return a, nil, ErrPathTooLong
+	}
 	path := make([]string, 1, a.Remoteness+1)
 	path[0] = a.State
 	if sp, ok := t.dom.(SlotsSpeller); ok && sp.SlotsSpellStates() {
@@ -358,24 +373,24 @@ func (t *Table) mod3Path(pz PuzzleDomain, state string) ([]string, error) {
 		for _, s := range slots {
 			st, ok := t.dom.StateOf(s)
 			if !ok {
-				return nil, fmt.Errorf("slot %d on a descent is a hole: %w", s, format.ErrCorrupt)
+				return a, nil, fmt.Errorf("slot %d on a descent is a hole: %w", s, format.ErrCorrupt)
 			}
 			path = append(path, st)
 		}
-		return path, nil
+		return a, path, nil
 	}
 	cur := a.State
 	for i := range a.Remoteness {
 		nbrs, err := pz.Neighbors(cur)
 		if err != nil {
-			return nil, err
+			return a, nil, err
 		}
 		next, ok := t.dom.StateOf(slots[i])
 		if !ok || !slices.Contains(nbrs, next) {
 			// Fall back to the neighbours' own spellings.
 			cc, err := t.r.Code(slots[i])
 			if err != nil {
-				return nil, err
+				return a, nil, err
 			}
 			found := false
 			for _, n := range nbrs {
@@ -385,7 +400,7 @@ func (t *Table) mod3Path(pz PuzzleDomain, state string) ([]string, error) {
 				}
 				nc, err := t.r.Code(ns)
 				if err != nil {
-					return nil, err
+					return a, nil, err
 				}
 				if nc == cc {
 					next, found = n, true
@@ -393,16 +408,16 @@ func (t *Table) mod3Path(pz PuzzleDomain, state string) ([]string, error) {
 				}
 			}
 			if !found {
-				return nil, fmt.Errorf("state %s has no neighbour one move nearer: %w", cur, format.ErrCorrupt)
+				return a, nil, fmt.Errorf("state %s has no neighbour one move nearer: %w", cur, format.ErrCorrupt)
 			}
 		}
 		path = append(path, next)
 		cur = next
 	}
 	if goal, err := pz.IsGoal(cur); err != nil || !goal {
-		return nil, fmt.Errorf("state %s ends the descent but is no goal: %w", cur, format.ErrCorrupt)
+		return a, nil, fmt.Errorf("state %s ends the descent but is no goal: %w", cur, format.ErrCorrupt)
 	}
-	return path, nil
+	return a, path, nil
 }
 
 // newMod3Checker checks a two-bit table's code of a slot against its neighbours': a

@@ -100,16 +100,24 @@ func TestTwoBitForgedCodes(t *testing.T) {
 
 // TestTwoBitDescentTreeCaps: the descent's look-ahead tree, capped anywhere from 1 node
 // (a step of one move) to more than a step ever holds, walks the same line: the same
-// remoteness and the same path for 1,500 slots spread over the 3×3 (depth-mod-3 codes,
-// lex-half and the branch hash, whose holes the tree meets) and over the 2×5 (half-depth
-// codes). The cap is a package variable, so this test does not run in parallel.
+// remoteness, path and error for 1,500 slots spread over the 3×3 (depth-mod-3 codes,
+// lex-half and the branch hash, whose holes the tree meets), over the 2×5 (half-depth
+// codes) and over a 3×3 table with 40 codes forged (counts kept: it opens), whose dead
+// ends every cap must report where a walk of single moves meets them. The cap is a
+// package variable, so this test does not run in parallel.
 func TestTwoBitDescentTreeCaps(t *testing.T) {
+	forge := func(res *twobit.Result) {
+		for i := range uint64(40) {
+			swapWithOtherCode(res, (i*7919+1013)%res.Codes.Len())
+		}
+	}
 	for _, tc := range []struct {
 		rows, cols int
 		scheme     string
 		half       bool
-	}{{3, 3, "lex-half", false}, {3, 3, "branch767359", false}, {2, 5, "lex-half", true}} {
-		_, path := buildTwoBitCodes(t, tc.rows, tc.cols, tc.scheme, "blank-last", tc.half, nil)
+		mutate     func(*twobit.Result)
+	}{{3, 3, "lex-half", false, nil}, {3, 3, "branch767359", false, nil}, {2, 5, "lex-half", true, nil}, {3, 3, "lex-half", false, forge}} {
+		_, path := buildTwoBitCodes(t, tc.rows, tc.cols, tc.scheme, "blank-last", tc.half, tc.mutate)
 		tab, err := tables.Open(path)
 		if err != nil {
 			t.Fatal(err)
@@ -119,36 +127,77 @@ func TestTwoBitDescentTreeCaps(t *testing.T) {
 		type walk struct {
 			remoteness int
 			path       []string
+			err        string
 		}
-		walks := func(cap int) []walk {
+		walks := func(cap int) (out []walk, failed int) {
 			defer tables.SetDescentTreeNodes(cap)()
-			var out []walk
 			for slot := uint64(0); slot < pz.Slots(); slot += pz.Slots()/1500 + 1 {
 				state, ok := pz.StateOf(slot)
 				if !ok {
 					continue
 				}
+				var w walk
 				a, err := tab.Lookup(state)
+				if err == nil {
+					w.remoteness = a.Remoteness
+					w.path, err = tab.Path(state)
+				}
 				if err != nil {
-					t.Fatalf("cap %d: %s: %v", cap, state, err)
+					if tc.mutate == nil || !errors.Is(err, format.ErrCorrupt) {
+						t.Fatalf("cap %d: %s: %v", cap, state, err)
+					}
+					w.err = err.Error()
+					failed++
+				} else if a.Reachable && len(w.path) != a.Remoteness+1 {
+					t.Fatalf("cap %d: %s: path %v, remoteness %d", cap, state, w.path, a.Remoteness)
 				}
-				p, err := tab.Path(state)
-				if err != nil || (a.Reachable && len(p) != a.Remoteness+1) {
-					t.Fatalf("cap %d: %s: path %v (%v), remoteness %d", cap, state, p, err, a.Remoteness)
-				}
-				out = append(out, walk{a.Remoteness, p})
+				out = append(out, w)
 			}
-			return out
+			return out, failed
 		}
-		one := walks(1)
+		one, failed := walks(1)
+		if tc.mutate != nil && failed == 0 {
+			t.Fatal("the forged table: no walk met a forged code")
+		}
 		for _, cap := range []int{2, 3, 6, 24, 200} {
-			got := walks(cap)
+			got, _ := walks(cap)
 			for i := range one {
-				if got[i].remoteness != one[i].remoteness || !slices.Equal(got[i].path, one[i].path) {
-					t.Fatalf("%d×%d %s: a tree of %d nodes walks %v (%d), one move at a time %v (%d)",
-						tc.rows, tc.cols, tc.scheme, cap, got[i].path, got[i].remoteness, one[i].path, one[i].remoteness)
+				if got[i].remoteness != one[i].remoteness || !slices.Equal(got[i].path, one[i].path) || got[i].err != one[i].err {
+					t.Fatalf("%d×%d %s: a tree of %d nodes walks %v (%d, %q), one move at a time %v (%d, %q)",
+						tc.rows, tc.cols, tc.scheme, cap, got[i].path, got[i].remoteness, got[i].err, one[i].path, one[i].remoteness, one[i].err)
 				}
 			}
+		}
+	}
+}
+
+// TestLookupPath: one call gives the answer and the path, from a two-bit table (one walk)
+// and a byte table alike; a path over the limit is ErrPathTooLong with the answer and no
+// path; a state of the other parity class has neither path nor error.
+func TestLookupPath(t *testing.T) {
+	t.Parallel()
+	_, bytesPath := buildEight(t, "lex-half", "blank-last", 2)
+	_, twoBitPath := buildTwoBit(t, 3, 3, "lex-half", "blank-last", nil)
+	for _, file := range []string{bytesPath.File(), twoBitPath} {
+		tab, err := tables.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tab.Close()
+		a, p, err := tab.LookupPath("8 6 7 2 5 4 3 0 1", 31)
+		if err != nil || a.State != "867254301" || a.Remoteness != 31 || !a.Reachable || len(p) != 32 || p[0] != a.State || p[31] != "123456780" {
+			t.Fatalf("%s: %+v %v %v", file, a, p, err)
+		}
+		a, p, err = tab.LookupPath("867254301", 30)
+		if !errors.Is(err, tables.ErrPathTooLong) || p != nil || a.Remoteness != 31 || a.State != "867254301" {
+			t.Fatalf("%s over the limit: %+v %v %v", file, a, p, err)
+		}
+		a, p, err = tab.LookupPath("213456780", 0)
+		if err != nil || p != nil || a.Reachable || a.State != "213456780" || a.Outcome != values.Unreachable {
+			t.Fatalf("%s, the other class: %+v %v %v", file, a, p, err)
+		}
+		if _, _, err = tab.LookupPath("21345678", 0); !errors.Is(err, tables.ErrBadState) {
+			t.Fatalf("%s, a bad state: %v", file, err)
 		}
 	}
 }
